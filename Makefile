@@ -1,0 +1,32 @@
+# treasure-solver: every target that needs Python depends on the venv.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: install solve test check bench lint clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+solve: install
+	$(PY) -m solver.make_solve
+
+test: install
+	$(PY) -m pytest
+
+check: install
+	$(VENV)/bin/treasure check
+
+bench: install
+	$(PY) -m solver.bench
+
+lint: install
+	$(VENV)/bin/ruff check solver tests
+
+clean:
+	rm -rf $(VENV) build *.egg-info

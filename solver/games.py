@@ -1,0 +1,33 @@
+"""The games the product covers: each names its report writer and its benchmark.
+
+``make solve`` calls every ``reports`` entry, ``make bench`` every ``bench`` entry; each is a
+``module:function`` path imported only when run.
+"""
+
+from __future__ import annotations
+
+GAMES: dict[str, dict[str, str]] = {
+    "sabords": {
+        "title": "Mille Sabords! / Piraten Kapern",
+        "reports": "solver.sabords.reports:write_reports",
+        "bench": "solver.sabords.bench:run",
+    },
+    "armada": {
+        "title": "Gold Armada",
+        "reports": "solver.armada.reports:write_reports",
+        "bench": "solver.armada.bench:run",
+    },
+    "dracheninsel": {
+        "title": "Die Dracheninsel",
+        "reports": "solver.dragon.reports:write_reports",
+        "bench": "solver.dragon.bench:run",
+    },
+}
+
+
+def load(target: str):
+    """Import ``module:function`` and return the function."""
+    import importlib
+
+    module_name, attr = target.split(":")
+    return getattr(importlib.import_module(module_name), attr)
