@@ -1,0 +1,168 @@
+"""A Mille Sabords turn under one card, as a :class:`~solver.engine.StoppingProblem`.
+
+States are the dice showing (a multiset of the eight dice, skulls included) and a *mode*: the
+Sorceress still unused (0) or used (1), or the number of rerolls made under After the Storm.
+The dice engine does the rest; this module only says which states are live, what stopping and
+busting are worth, and which keeps the rules allow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.engine import DiceSpace, StoppingProblem
+from solver.sabords.objective import Objective
+from solver.sabords.rules import NO_LIMIT, Card, Rules
+from solver.sabords.scoring import (
+    Outcomes,
+    bust_outcomes,
+    goes_to_island,
+    island_distribution,
+    stop_outcomes,
+)
+
+
+@dataclass
+class TurnModel:
+    """The problem plus what the first roll needs (the Island of Skulls is first-roll only)."""
+
+    card: Card
+    rules: Rules
+    objective: Objective
+    space: DiceSpace
+    problem: StoppingProblem
+    stops: Outcomes  # scoring each full state if the player stops there
+    busts: Outcomes  # how a bust showing each full state ends
+    first_island: np.ndarray  # (F,) bool: this first roll goes to the Island
+    island_value: np.ndarray  # (F,) expected payoff of the Island from this first roll
+    protect_payoff: np.ndarray | None  # per node: best payoff of protecting part of it
+
+    @property
+    def skull(self) -> int:
+        return self.rules.face(self.rules.skull)
+
+    def position(self, node: int) -> int:
+        """Position in ``space.full`` of a full-size node id."""
+        return int(node - self.space.full[0])
+
+    def first_roll_landing(self, values: np.ndarray) -> np.ndarray:
+        """Payoff of each possible first roll, given mode-0 state values (live or terminal)."""
+        return np.where(self.first_island, self.island_value, values)
+
+    def modes_after(self) -> int:
+        return self.problem.modes
+
+
+def _mode_count(card: Card) -> int:
+    if card.skull_rerolls:
+        return 2
+    if card.rerolls < NO_LIMIT:
+        return card.rerolls + 1
+    return 1
+
+
+def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
+    """Build the turn's stopping problem (payoffs under ``objective``)."""
+    space = DiceSpace.of(len(rules.faces), rules.dice)
+    full_counts = space.counts[space.full].astype(np.int64)
+    skull = rules.face(rules.skull)
+    modes = _mode_count(card)
+    skulls_total = full_counts[:, skull] + card.extra_skulls
+
+    stops = stop_outcomes(full_counts, card, rules)
+    busts = bust_outcomes(full_counts, card, rules)
+    stop_pay = objective.payoff(stops.own, stops.opponents, stops.win).astype(np.float64)
+    bust_pay = objective.payoff(busts.own, busts.opponents, busts.win).astype(np.float64)
+
+    live = np.zeros((modes, len(space.full)), dtype=bool)
+    stop_value = np.tile(stop_pay, (modes, 1))
+    for mode in range(modes):
+        live[mode] = skulls_total < rules.bust_skulls
+        if rules.sorceress_saves_bust and card.skull_rerolls and mode == 0:
+            saved = skulls_total == rules.bust_skulls
+            live[mode] |= saved
+            stop_value[mode] = np.where(saved, bust_pay, stop_value[mode])
+    terminal_value = np.tile(bust_pay, (modes, 1))
+
+    act_mode, act_state, act_keep, act_next = _actions(space, card, rules, live)
+    act_bonus = bonus_mask = protect = None
+    if card.protect:
+        protect = _protect_payoffs(space, card, rules, objective)
+        base = objective.payoff(0, 0, False)
+        act_bonus = protect[act_keep] - float(base)
+        bonus_mask = ~live
+    problem = StoppingProblem(
+        space=space,
+        live=live,
+        stop_value=stop_value,
+        terminal_value=terminal_value,
+        act_mode=act_mode,
+        act_state=act_state,
+        act_keep=act_keep,
+        act_next=act_next,
+        act_bonus=act_bonus,
+        bonus_mask=bonus_mask,
+    )
+    first_island = np.array([goes_to_island(int(c), card, rules) for c in full_counts[:, skull]])
+    island_value = np.zeros(len(space.full))
+    for pos in np.flatnonzero(first_island):
+        dist = island_distribution(int(full_counts[pos, skull]), card, rules)
+        island_value[pos] = sum(
+            float(p) * float(objective.payoff(0, loss, False)) for loss, p in dist.items()
+        )
+    return TurnModel(card, rules, objective, space, problem, stops, busts, first_island,
+                     island_value, protect)
+
+
+def _actions(space: DiceSpace, card: Card, rules: Rules, live: np.ndarray):
+    """Every legal (mode, state, keep, next mode), sorted by mode then state."""
+    states, keeps, rolled = space.keep_pairs()
+    skull = rules.face(rules.skull)
+    rolled_skulls = space.counts[rolled, skull]
+    rolled_n = space.size[rolled]
+    kept_n = space.size[keeps]
+    pos = states - space.full[0]
+    plain = (rolled_skulls == 0) & (rolled_n >= rules.min_reroll) & (kept_n >= rules.min_keep)
+    freeing = (
+        (rolled_skulls >= 1)
+        & (rolled_skulls <= card.skull_rerolls)
+        & (rolled_n >= rules.sorceress_min_reroll)
+        & (kept_n >= rules.min_keep)
+    )
+    out_mode, out_state, out_keep, out_next = [], [], [], []
+    modes = live.shape[0]
+    for mode in range(modes):
+        if card.skull_rerolls:
+            allowed = plain | freeing if mode == 0 else plain
+            nxt = np.where(freeing & (mode == 0), 1, mode)
+        elif card.rerolls < NO_LIMIT:
+            allowed = plain if mode < card.rerolls else np.zeros_like(plain)
+            nxt = np.full(len(plain), mode + 1)
+        else:
+            allowed = plain
+            nxt = np.full(len(plain), mode)
+        allowed = allowed & live[mode, pos]
+        out_mode.append(np.full(int(allowed.sum()), mode))
+        out_state.append(pos[allowed])
+        out_keep.append(keeps[allowed])
+        out_next.append(nxt[allowed])
+    return tuple(np.concatenate(a).astype(np.int64) for a in (out_mode, out_state, out_keep,
+                                                               out_next))
+
+
+def _protect_payoffs(space: DiceSpace, card: Card, rules: Rules, objective: Objective):
+    """For every node K: the best payoff of protecting a sub-multiset of K on Treasure Island
+    when the roll busts (skulls protect nothing). Walks up the lattice: the best subset of
+    ``K + face`` is ``K + face`` itself or the best subset of some ``K``."""
+    counts = space.counts.astype(np.int64).copy()
+    counts[:, rules.face(rules.skull)] = 0
+    protected = stop_outcomes(counts, card, rules, chest=False)
+    best = objective.payoff(protected.own, protected.opponents, protected.win).astype(np.float64)
+    for m in range(space.dice):
+        ids = space.levels[m]
+        for face in range(space.faces):
+            up = space.child[ids, face]
+            best[up] = np.maximum(best[up], best[ids])
+    return best

@@ -1,0 +1,196 @@
+"""Mille Sabords rules loaded from ``models/sabords/rules.toml``: the game, the cards, the
+decks and the named variants (readings) that override them."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+
+from solver.util import MODELS_DIR, InputError
+
+RULES_FILE = MODELS_DIR / "sabords" / "rules.toml"
+NO_LIMIT = 10**9
+
+
+@dataclass(frozen=True)
+class Card:
+    """One fortune card's effect (see the field list in rules.toml)."""
+
+    name: str
+    title: str
+    multiplier: int = 1
+    extra: tuple[tuple[str, int], ...] = ()
+    extra_skulls: int = 0
+    merge: tuple[str, ...] = ()
+    battle_sabres: int = 0
+    battle_bonus: int = 0
+    island: bool = True
+    skull_rerolls: int = 0
+    protect: bool = False
+    rerolls: int = NO_LIMIT
+    only_symbols: tuple[tuple[str, int], ...] = ()
+    bust_island: bool = False
+    island_rerolls: int = NO_LIMIT
+    sabre_penalty: int = 0
+    island_sabre_void: bool = False
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The game's parameters under a set of variants."""
+
+    dice: int
+    faces: tuple[str, ...]
+    letters: tuple[str, ...]
+    skull: str
+    sabre: str
+    symbol_points: tuple[tuple[str, int], ...]
+    set_points: tuple[tuple[int, int], ...]
+    full_chest_bonus: int
+    bust_skulls: int
+    island_skulls: int
+    island_penalty: int
+    min_reroll: int
+    min_keep: int
+    sorceress_min_reroll: int
+    card_skulls_count_island: bool
+    card_skulls_forfeit_chest: bool
+    battle_sabres_score: bool
+    nine_of_a_kind: str
+    sorceress_saves_bust: bool
+    truce_penalty_on_bust: bool
+    truce_island_sabre: str
+    cards: dict[str, Card] = field(compare=False, hash=False)
+    deck: tuple[tuple[str, int], ...] = ()
+    variants: tuple[str, ...] = ()
+
+    def face(self, name: str) -> int:
+        return self.faces.index(name)
+
+    def card(self, name: str) -> Card:
+        if name not in self.cards:
+            raise InputError(f"unknown card {name!r}; known: {', '.join(self.cards)}")
+        return self.cards[name]
+
+    def with_dice(self, dice: int) -> Rules:
+        """The same rules played with fewer dice (reduced games for brute-force checks)."""
+        return replace(self, dice=dice)
+
+    def key(self) -> dict:
+        """Everything that determines a solve, for cache keys and certificates."""
+        return {
+            "dice": self.dice,
+            "variants": list(self.variants),
+            "rules_sha": _file_digest(RULES_FILE),
+        }
+
+
+@cache
+def _file_digest(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+@cache
+def _raw() -> dict:
+    with open(RULES_FILE, "rb") as handle:
+        return tomllib.load(handle)
+
+
+def variant_names() -> dict[str, str]:
+    """Every named variant with its one-line description."""
+    return {name: spec["description"] for name, spec in _raw()["variants"].items()}
+
+
+def _card(name: str, spec: dict) -> Card:
+    battle = spec.get("battle", {})
+    return Card(
+        name=name,
+        title=spec["title"],
+        multiplier=spec.get("multiplier", 1),
+        extra=tuple(sorted(spec.get("extra", {}).items())),
+        extra_skulls=spec.get("extra_skulls", 0),
+        merge=tuple(spec.get("merge", ())),
+        battle_sabres=battle.get("sabres", 0),
+        battle_bonus=battle.get("bonus", 0),
+        island=spec.get("island", True),
+        skull_rerolls=spec.get("skull_rerolls", 0),
+        protect=spec.get("protect", False),
+        rerolls=spec.get("rerolls", NO_LIMIT),
+        only_symbols=tuple(sorted(spec.get("only_symbols", {}).items())),
+        bust_island=spec.get("bust_island", False),
+        island_rerolls=spec.get("island_rerolls", NO_LIMIT),
+        sabre_penalty=spec.get("sabre_penalty", 0),
+        island_sabre_void=spec.get("island_sabre_void", False),
+    )
+
+
+@cache
+def _load(variants: tuple[str, ...]) -> Rules:
+    raw = _raw()
+    game = dict(raw["game"])
+    deck_name = "standard"
+    for name in variants:
+        spec = raw["variants"].get(name)
+        if spec is None:
+            known = ", ".join(sorted(raw["variants"]))
+            raise InputError(f"unknown variant {name!r}; known: {known}")
+        for key, value in spec.get("set", {}).items():
+            if key not in game:
+                raise InputError(f"variant {name!r} sets unknown rule field {key!r}")
+            game[key] = value
+        deck_name = spec.get("deck", deck_name)
+    cards = {name: _card(name, spec) for name, spec in raw["cards"].items()}
+    deck = tuple(raw["decks"][deck_name].items())
+    return Rules(
+        dice=game["dice"],
+        faces=tuple(game["faces"]),
+        letters=tuple(game["letters"]),
+        skull=game["skull"],
+        sabre=game["sabre"],
+        symbol_points=tuple(sorted(game["symbol_points"].items())),
+        set_points=tuple(sorted((int(k), v) for k, v in game["set_points"].items())),
+        full_chest_bonus=game["full_chest_bonus"],
+        bust_skulls=game["bust_skulls"],
+        island_skulls=game["island_skulls"],
+        island_penalty=game["island_penalty"],
+        min_reroll=game["min_reroll"],
+        min_keep=game["min_keep"],
+        sorceress_min_reroll=game["sorceress_min_reroll"],
+        card_skulls_count_island=game["card_skulls_count_island"],
+        card_skulls_forfeit_chest=game["card_skulls_forfeit_chest"],
+        battle_sabres_score=game["battle_sabres_score"],
+        nine_of_a_kind=game["nine_of_a_kind"],
+        sorceress_saves_bust=game["sorceress_saves_bust"],
+        truce_penalty_on_bust=game["truce_penalty_on_bust"],
+        truce_island_sabre=game["truce_island_sabre"],
+        cards=cards,
+        deck=deck,
+        variants=variants,
+    )
+
+
+def load_rules(variants: Iterable[str] = ()) -> Rules:
+    """The rules under the named variants (order-free; unknown names raise InputError)."""
+    return _load(tuple(sorted(set(variants))))
+
+
+STANDARD_CARDS = (
+    "none",
+    "treasure-island",
+    "captain",
+    "sorceress",
+    "gold",
+    "diamond",
+    "monkey-business",
+    "sea-battle-2",
+    "sea-battle-3",
+    "sea-battle-4",
+    "skulls-1",
+    "skulls-2",
+)
+PROMO_CARDS = ("after-the-storm", "truce")
