@@ -15,7 +15,7 @@ from solver.util import InputError
 
 # name -> "module:attribute" of a click command or group
 SUBCOMMANDS = {
-    "sabords": ("solver.sabords.cli:sabords", "Mille Sabords! / Piraten Kapern: score, hold, value."),
+    "sabords": ("solver.sabords.cli:sabords", "Mille Sabords: score, hold, value."),
     "armada": ("solver.armada.cli:armada", "Gold Armada: hold, value, whole-game solve."),
     "dragon": ("solver.dragon.cli:dragon", "Die Dracheninsel: board, layout, route, patrol."),
     "check": ("solver.rules.cli:check", "The rules verifier: editions, invariants, certificates."),

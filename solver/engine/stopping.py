@@ -137,7 +137,8 @@ def solve(
         floor += min(0.0, float(problem.act_bonus.min()))
     value = np.where(problem.live, np.maximum(problem.stop_value, floor), problem.terminal_value)
     scale = max(1.0, float(np.abs(finite_payoffs).max()) if len(finite_payoffs) else 1.0)
-    for rounds in range(1, max_rounds + 1):
+    rounds = 0
+    for rounds in range(1, max_rounds + 1):  # noqa: B007 - reported in the Solution
         q = action_values(problem, value, bonus_p)
         best, arg = _best(problem, q)
         new = np.where(problem.live, np.maximum(problem.stop_value, best), problem.terminal_value)

@@ -38,6 +38,7 @@ class TurnModel:
     first_island: np.ndarray  # (F,) bool: this first roll goes to the Island
     island_value: np.ndarray  # (F,) expected payoff of the Island from this first roll
     protect_payoff: np.ndarray | None  # per node: best payoff of protecting part of it
+    stop_is_bust: np.ndarray  # (modes, F): live, but stopping means accepting a bust
 
     @property
     def skull(self) -> int:
@@ -77,13 +78,13 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
     bust_pay = objective.payoff(busts.own, busts.opponents, busts.win).astype(np.float64)
 
     live = np.zeros((modes, len(space.full)), dtype=bool)
-    stop_value = np.tile(stop_pay, (modes, 1))
+    stop_is_bust = np.zeros_like(live)
     for mode in range(modes):
         live[mode] = skulls_total < rules.bust_skulls
         if rules.sorceress_saves_bust and card.skull_rerolls and mode == 0:
-            saved = skulls_total == rules.bust_skulls
-            live[mode] |= saved
-            stop_value[mode] = np.where(saved, bust_pay, stop_value[mode])
+            stop_is_bust[mode] = skulls_total == rules.bust_skulls
+    live |= stop_is_bust
+    stop_value = np.where(stop_is_bust, bust_pay, stop_pay)
     terminal_value = np.tile(bust_pay, (modes, 1))
 
     act_mode, act_state, act_keep, act_next = _actions(space, card, rules, live)
@@ -113,7 +114,7 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
             float(p) * float(objective.payoff(0, loss, False)) for loss, p in dist.items()
         )
     return TurnModel(card, rules, objective, space, problem, stops, busts, first_island,
-                     island_value, protect)
+                     island_value, protect, stop_is_bust)
 
 
 def _actions(space: DiceSpace, card: Card, rules: Rules, live: np.ndarray):

@@ -1,0 +1,225 @@
+"""``treasure sabords``: score a roll, decide what to hold, value a card or the deck."""
+
+from __future__ import annotations
+
+import click
+import numpy as np
+
+from solver.util import InputError, dumps_json
+
+CARD_HELP = (
+    "Fortune card: none, treasure-island, captain, sorceress, gold, diamond, monkey-business, "
+    "sea-battle-2, sea-battle-3, sea-battle-4, skulls-1, skulls-2, after-the-storm, truce"
+)
+
+
+def _variants_option(func):
+    return click.option(
+        "--variant",
+        "variants",
+        multiple=True,
+        metavar="NAME",
+        help="A named reading of the rules (repeatable); see `treasure sabords variants`.",
+    )(func)
+
+
+def _rules(variants):
+    from solver.sabords.rules import load_rules
+
+    return load_rules(variants)
+
+
+@click.group()
+def sabords() -> None:
+    """Mille Sabords! / Piraten Kapern: exact turn solver.
+
+    Dice are letters, order free: C coin, D diamond, M monkey, P parrot, S sabre, X skull
+    (words such as coin,coin,skull work too).
+
+    \b
+    Examples:
+      treasure sabords score --card captain CCCCDSSX
+      treasure sabords hold --card none CCDMPSSX
+      treasure sabords value --card deck
+    """
+
+
+@sabords.command()
+@click.option("--card", default="none", show_default=True, help=CARD_HELP)
+@click.option("--island", is_flag=True, help="The dice end an Island of Skulls turn.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_variants_option
+@click.argument("dice")
+def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
+    """Score the dice a turn ends with.
+
+    \b
+    Example (the French rulebook's worked example, 1400 points):
+      treasure sabords score --card captain CCCCDSSX
+    """
+    from solver.sabords.dice import parse_dice
+    from solver.sabords.scoring import (
+        bust_outcomes,
+        island_count,
+        stop_outcomes,
+    )
+
+    rules = _rules(variants)
+    the_card = rules.card(card)
+    counts = np.array(parse_dice(dice, rules))
+    skulls = int(counts[rules.face(rules.skull)]) + the_card.extra_skulls
+    result: dict = {"card": card, "dice": dice}
+    if island:
+        if not the_card.island:
+            raise InputError(f"no Island of Skulls with the {card} card")
+        count = island_count(int(counts[rules.face(rules.skull)]), the_card, rules)
+        if count < rules.island_skulls:
+            raise InputError(
+                f"an Island of Skulls turn has at least {rules.island_skulls} skulls; "
+                f"these dice show {count}"
+            )
+        void = the_card.island_sabre_void and counts[rules.face(rules.sabre)] > 0
+        loss = 0 if void else rules.island_penalty * count * the_card.multiplier
+        result.update(score=0, opponents=-loss, bust=False, chest=False)
+    elif skulls >= rules.bust_skulls:
+        out = bust_outcomes(counts, the_card, rules)
+        result.update(score=int(out.own[0]), bust=True, chest=False,
+                      opponents=-int(out.opponents[0]))
+    else:
+        out = stop_outcomes(counts, the_card, rules)
+        result.update(score=int(out.own[0]), bust=False, chest=bool(out.chest[0]),
+                      win=bool(out.win[0]))
+    if as_json:
+        click.echo(dumps_json(result), nl=False)
+        return
+    lines = [("Card", card), ("Dice", dice), ("Score", f"{result['score']:+d}")]
+    if "opponents" in result:
+        lines.append(("Each opponent", f"{result['opponents']:+d}"))
+    if result.get("bust"):
+        lines.append(("Bust", "yes (three skulls)"))
+    if result.get("chest"):
+        lines.append(("Full chest", "yes (+500 included)"))
+    if result.get("win"):
+        lines.append(("Nine of a kind", "wins the game at once"))
+    _print_pairs(lines)
+
+
+def _print_pairs(pairs) -> None:
+    width = max(len(k) for k, _ in pairs)
+    for key, value in pairs:
+        click.echo(f"{key.ljust(width)}  {value}")
+
+
+def _print_table(headers, rows, align) -> None:
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows, strict=True)]
+    def line(cells):
+        return "  ".join(
+            str(c).rjust(w) if a == "r" else str(c).ljust(w)
+            for c, w, a in zip(cells, widths, align, strict=True)
+        ).rstrip()
+    click.echo(line(headers))
+    click.echo("  ".join("-" * w for w in widths))
+    for row in rows:
+        click.echo(line(row))
+
+
+@sabords.command()
+@click.option("--card", default="none", show_default=True, help=CARD_HELP)
+@click.option("--objective", default="points", show_default=True,
+              help="points, margin, or reach:T (probability to score at least T).")
+@click.option("--sorceress-used", is_flag=True, help="The Sorceress's skull reroll is spent.")
+@click.option("--rerolled", is_flag=True,
+              help="A reroll was already made this turn (matters for After the Storm).")
+@click.option("--all", "show_all", is_flag=True, help="List every option, not the best ten.")
+@click.option("--no-cache", is_flag=True, help="Recompute instead of using the solved tables.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_variants_option
+@click.argument("dice")
+def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json, variants,
+         dice) -> None:
+    """What to do with the dice showing: stop, or which dice to reroll.
+
+    \b
+    Example:
+      treasure sabords hold --card sorceress CCDMPSXX
+      treasure sabords hold --card none --objective reach:1000 --json CCCDDMPX
+    """
+    from solver.sabords.advice import advise
+    from solver.sabords.objective import parse_objective
+
+    rules = _rules(variants)
+    rules.card(card)
+    advice = advise(card, parse_objective(objective), rules, dice,
+                    sorceress_used=sorceress_used, rerolled=rerolled, use_cache=not no_cache)
+    if as_json:
+        click.echo(dumps_json(advice), nl=False)
+        return
+    best = advice["best"]
+    verdict = "STOP" if best["action"] == "stop" else f"REROLL {best['reroll']}"
+    click.echo(f"{card}, {dice}: {verdict}  (value {advice['value']:.2f}, "
+               f"objective {advice['objective']})")
+    rows = []
+    options = advice["options"] if show_all else advice["options"][:10]
+    for opt in options:
+        rows.append([
+            "stop" if opt["action"] == "stop" else "reroll " + opt["reroll"],
+            opt.get("keep", ""),
+            f"{opt['value']:.2f}",
+            f"{opt['bust_next']:.3f}",
+            f"{opt['bust']:.3f}",
+        ])
+    _print_table(["option", "keep", "value", "P(bust next)", "P(bust in turn)"], rows,
+                 "llrrr")
+    if len(advice["options"]) > len(options):
+        click.echo(f"({len(advice['options']) - len(options)} more options: --all)")
+
+
+@sabords.command()
+@click.option("--card", default="deck", show_default=True, help=CARD_HELP + ", or deck")
+@click.option("--objective", default="points", show_default=True,
+              help="points, margin, or reach:T.")
+@click.option("--no-cache", is_flag=True, help="Recompute instead of using the solved tables.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_variants_option
+def value(card, objective, no_cache, as_json, variants) -> None:
+    """The value of a turn under optimal play, for one card or the deck.
+
+    \b
+    Example:
+      treasure sabords value --card captain
+      treasure sabords value --card deck --objective reach:1000 --json
+    """
+    from solver.sabords.advice import card_values
+    from solver.sabords.objective import parse_objective
+
+    rules = _rules(variants)
+    result = card_values(card, parse_objective(objective), rules, use_cache=not no_cache)
+    if as_json:
+        click.echo(dumps_json(result), nl=False)
+        return
+    rows = [[c["card"], str(c.get("weight", "")), f"{c['expected']:.3f}", f"{c['bust']:.4f}",
+             f"{c['island']:.4f}", f"{c['chest']:.4f}"] for c in result["cards"]]
+    if card == "deck":
+        rows.append(["deck", str(sum(c["weight"] for c in result["cards"])),
+                     f"{result['expected']:.3f}", f"{result['bust']:.4f}",
+                     f"{result['island']:.4f}", f"{result['chest']:.4f}"])
+    click.echo(f"objective {result['objective']}"
+               + (f", variants {', '.join(result['variants'])}" if result["variants"] else ""))
+    _print_table(["card", "count", "expected", "P(bust)", "P(island)", "P(chest)"], rows,
+                 "lrrrrr")
+
+
+@sabords.command()
+def variants() -> None:
+    """List the named readings of the rules (use with --variant NAME).
+
+    \b
+    Example:
+      treasure sabords variants
+    """
+    from solver.sabords.rules import variant_names
+
+    names = variant_names()
+    width = max(map(len, names))
+    for name, text in sorted(names.items()):
+        click.echo(f"{name.ljust(width)}  {text}")

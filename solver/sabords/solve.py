@@ -1,0 +1,121 @@
+"""Solving Mille Sabords turns: optimal values, policy, and what the policy leads to
+(bust, Island of Skulls, full chest), cached on disk per rules, card and objective."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from solver.engine import STOP, evaluate, solve
+from solver.sabords.model import TurnModel, build_model
+from solver.sabords.objective import Objective
+from solver.sabords.rules import Rules
+from solver.util import atomic_write_bytes, cache_dir, cache_key
+
+CACHE_VERSION = 1
+
+
+@dataclass
+class TurnSolution:
+    """One card's solved turn.
+
+    ``value``/``policy`` are per (mode, state); ``bust`` is the probability, per state, that
+    the turn ends in a bust under the policy (for non-live states: 1). ``start`` and the
+    ``p_*`` fields are seen from before the first roll.
+    """
+
+    model: TurnModel
+    value: np.ndarray
+    policy: np.ndarray
+    bust: np.ndarray
+    start: float
+    p_bust: float
+    p_island: float
+    p_chest: float
+
+    @property
+    def rules(self) -> Rules:
+        return self.model.rules
+
+
+def _first_roll(model: TurnModel, landing: np.ndarray) -> float:
+    """Expectation over the first roll of eight dice of a per-state landing value."""
+    weights = model.space.roll_weights()[model.space.full]
+    return float(weights @ landing) / float(model.space.faces**model.space.dice)
+
+
+def _derive(model: TurnModel, value: np.ndarray, policy: np.ndarray) -> TurnSolution:
+    problem = model.problem
+    zeros = np.zeros(problem.live.shape)
+    ones_bust = (~problem.live).astype(np.float64)
+    stop_bust = model.stop_is_bust.astype(np.float64)
+    stop_chest = np.where(model.stop_is_bust, False, model.stops.chest[None, :])
+    rewards = evaluate(
+        problem,
+        policy,
+        np.stack([stop_bust, stop_chest.astype(np.float64)]),
+        np.stack([ones_bust, zeros]),
+    )
+    bust, chest = rewards
+    island = model.first_island.astype(np.float64)
+    start = _first_roll(model, model.first_roll_landing(value[0]))
+    p_bust = _first_roll(model, np.where(model.first_island, 0.0, bust[0]))
+    p_chest = _first_roll(model, np.where(model.first_island, 0.0, chest[0]))
+    return TurnSolution(model, value, policy, bust, start, p_bust,
+                        _first_roll(model, island), p_chest)
+
+
+def _cache_file(card: str, objective: Objective, rules: Rules):
+    key = cache_key("sabords", CACHE_VERSION, card, objective.name, rules.key())
+    return cache_dir() / "sabords" / f"{card}-{objective.name.replace(':', '_')}-{key}.npz"
+
+
+@cache
+def solve_turn(card: str, objective: Objective, rules: Rules, use_cache: bool = True):
+    """The solved turn for one card (from the disk cache when allowed and present)."""
+    model = build_model(rules.card(card), rules, objective)
+    path = _cache_file(card, objective, rules)
+    if use_cache and path.exists():
+        try:
+            with np.load(path) as data:
+                value, policy = data["value"], data["policy"]
+            if value.shape == model.problem.live.shape:
+                return _derive(model, value, policy)
+        except (OSError, KeyError, ValueError):
+            pass
+    solution = solve(model.problem)
+    result = _derive(model, solution.value, solution.policy)
+    if use_cache:
+        import io
+
+        buffer = io.BytesIO()
+        np.savez(buffer, value=solution.value, policy=solution.policy)
+        atomic_write_bytes(path, buffer.getvalue())
+    return result
+
+
+def action_table(sol: TurnSolution, mode: int, position: int):
+    """Every action open in a state with its value, immediate-bust and eventual-bust
+    probability: a list of (action index, value, p_bust_next, p_bust_eventually)."""
+    problem = sol.model.problem
+    rows = np.flatnonzero((problem.act_mode == mode) & (problem.act_state == position))
+    if not len(rows):
+        return []
+    space = problem.space
+    landing = np.where(problem.live, sol.value, problem.terminal_value)
+    expected = space.expect(np.stack([landing, (~problem.live).astype(float), sol.bust]))
+    keep, nxt = problem.act_keep[rows], problem.act_next[rows]
+    values = expected[0][nxt, keep]
+    if problem.act_bonus is not None:
+        bonus_p = problem.bonus_expectation()
+        values = values + bonus_p[nxt, keep] * problem.act_bonus[rows]
+    return [
+        (int(a), float(v), float(pn), float(pe))
+        for a, v, pn, pe in zip(rows, values, expected[1][nxt, keep], expected[2][nxt, keep],
+                                strict=True)
+    ]
+
+
+__all__ = ["STOP", "TurnSolution", "solve_turn", "action_table"]
