@@ -119,3 +119,41 @@ def action_table(sol: TurnSolution, mode: int, position: int):
 
 
 __all__ = ["STOP", "TurnSolution", "solve_turn", "action_table"]
+
+
+def points_distribution(sol: TurnSolution) -> dict[int, float]:
+    """Distribution of the turn's own points under the solution's policy, before the first
+    roll: {points: probability}. The Island of Skulls scores 0 for the player."""
+    model = sol.model
+    problem = model.problem
+    stop_own = np.where(model.stop_is_bust, model.busts.own[None, :], model.stops.own[None, :])
+    bust_own = np.tile(model.busts.own, (problem.modes, 1))
+    values = set(np.unique(stop_own[problem.live]).tolist())
+    values |= set(np.unique(bust_own).tolist()) | {0}
+    protect_own = None
+    if model.card.protect:
+        from solver.sabords.scoring import stop_outcomes
+
+        counts = model.space.counts.astype(np.int64).copy()
+        counts[:, model.skull] = 0
+        protect_own = stop_outcomes(counts, model.card, model.rules, chest=False).own
+        acting = sol.policy[sol.policy != STOP]
+        values |= set(np.unique(protect_own[problem.act_keep[acting]]).tolist())
+    values = sorted(values)
+    table = np.array(values)[:, None, None]
+    stop_reward = (stop_own[None] == table).astype(np.float64)
+    terminal_reward = (bust_own[None] == table).astype(np.float64)
+    bonus = None
+    if protect_own is not None:
+        base = model.busts.own[0]
+        kept = protect_own[problem.act_keep]
+        bonus = (kept[None, :] == table[:, :, 0]).astype(float) - (base == table[:, :, 0])
+    probs = evaluate(problem, sol.policy, stop_reward, terminal_reward, bonus)
+    island = model.first_island
+    out = {}
+    for i, v in enumerate(values):
+        landing = np.where(island, 1.0 if v == 0 else 0.0, probs[i, 0])
+        p = _first_roll(model, landing)
+        if p > 0:
+            out[int(v)] = p
+    return out

@@ -1,0 +1,225 @@
+"""``make solve`` for Mille Sabords: tables, plots and certificates.
+
+Writes ``reports/sabords/`` (cards.md, cards.json, first-roll.md, two plots, README.md) and
+``proofs/sabords/<card>.json`` (exact optimality certificates, ``points`` objective).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from solver.engine import STOP
+from solver.sabords.dice import format_dice
+from solver.sabords.objective import Objective
+from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules
+from solver.sabords.solve import TurnSolution, points_distribution, solve_turn
+from solver.util import PROOFS_DIR, atomic_write_bytes, atomic_write_text, dumps_json
+
+POINTS = Objective("points")
+OBJECTIVES = (Objective("points"), Objective("margin"), Objective("reach", 1000),
+              Objective("reach", 2000))
+CARDS = STANDARD_CARDS + PROMO_CARDS
+
+
+def quantile(dist: dict[int, float], q: float) -> int:
+    """The smallest value whose cumulative probability reaches ``q``."""
+    total = 0.0
+    for value in sorted(dist):
+        total += dist[value]
+        if total >= q - 1e-12:
+            return value
+    return max(dist)
+
+
+def card_rows(rules: Rules) -> list[dict]:
+    rows = []
+    for card in CARDS:
+        sol = solve_turn(card, POINTS, rules)
+        dist = points_distribution(sol)
+        row = {
+            "card": card,
+            "title": rules.card(card).title,
+            "expected": round(sol.start, 6),
+            "bust": round(sol.p_bust, 6),
+            "island": round(sol.p_island, 6),
+            "chest": round(sol.p_chest, 6),
+            "q1": quantile(dist, 0.25),
+            "median": quantile(dist, 0.5),
+            "q3": quantile(dist, 0.75),
+        }
+        for objective in OBJECTIVES[1:]:
+            row[objective.name] = round(solve_turn(card, objective, rules).start, 6)
+        rows.append(row)
+    return rows
+
+
+def deck_average(rows: list[dict], deck: dict[str, int], key: str) -> float:
+    by_card = {r["card"]: r for r in rows}
+    total = sum(deck.values())
+    return sum(by_card[c][key] * n for c, n in deck.items()) / total
+
+
+def cards_markdown(rows: list[dict], rules: Rules) -> str:
+    standard = dict(rules.deck)
+    promo = dict(load_rules(["promo-deck"]).deck)
+    lines = [
+        "# Mille Sabords: the value of a turn under each card",
+        "",
+        "Optimal play for each objective, solved exactly (values certified in "
+        "`proofs/sabords/`). Default rules (French rulebook; see `models/sabords/rules.toml`).",
+        "Points columns use the points-optimal policy; P(bust) counts every turn that ends "
+        "with three skulls (or four on the first roll under a Sea Battle card).",
+        "",
+        "| card | in deck | expected points | P(bust) | P(Island) | P(full chest) | Q1 | median "
+        "| Q3 | margin | P(>=1000) | P(>=2000) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        count = standard.get(r["card"], promo.get(r["card"], 0))
+        lines.append(
+            f"| {r['card']} | {count} | {r['expected']:.2f} | {r['bust']:.4f} | "
+            f"{r['island']:.4f} | {r['chest']:.4f} | {r['q1']} | {r['median']} | {r['q3']} | "
+            f"{r['margin']:.2f} | {r['reach:1000']:.4f} | {r['reach:2000']:.4f} |"
+        )
+    lines += ["", "## Deck-weighted turn", "",
+              "| deck | cards | expected points | P(bust) | margin | P(>=1000) |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for name, deck in (("standard (35 cards)", standard), ("with the promo cards", promo)):
+        lines.append(
+            f"| {name} | {sum(deck.values())} | {deck_average(rows, deck, 'expected'):.2f} | "
+            f"{deck_average(rows, deck, 'bust'):.4f} | {deck_average(rows, deck, 'margin'):.2f}"
+            f" | {deck_average(rows, deck, 'reach:1000'):.4f} |"
+        )
+    lines += ["", "Card counts: research.md (two public implementations agree; 35 cards as the "
+              "French rulebook says). The promo cards' count (one each) is an assumption."]
+    return "\n".join(lines) + "\n"
+
+
+def _first_roll_action(sol: TurnSolution, pos: int) -> str:
+    model = sol.model
+    if not model.problem.live[0, pos]:
+        return "island" if model.first_island[pos] else "bust"
+    action = int(sol.policy[0, pos])
+    if action == STOP:
+        return "stop"
+    space = model.space
+    state = space.counts[space.full[pos]].astype(int)
+    keep = space.counts[model.problem.act_keep[action]].astype(int)
+    return "reroll " + format_dice(state - keep, model.rules)
+
+
+def first_roll_markdown(rules: Rules, top: int = 25) -> str:
+    sols = {card: solve_turn(card, POINTS, rules) for card in STANDARD_CARDS}
+    space = sols["none"].model.space
+    weights = space.roll_weights()[space.full]
+    order = sorted(range(len(weights)), key=lambda p: (-int(weights[p]), p))[:top]
+    total = float(space.faces**space.dice)
+    lines = [
+        "# Mille Sabords: what to do after the most frequent first rolls",
+        "",
+        f"The {top} most likely first rolls (each a multiset of the eight dice) and the "
+        "points-optimal action under each card: `stop`, or the dice to reroll.",
+        "",
+        "| roll | P(roll) | " + " | ".join(STANDARD_CARDS) + " |",
+        "|---|---:|" + "---|" * len(STANDARD_CARDS),
+    ]
+    for pos in order:
+        cells = [_first_roll_action(sols[c], pos) for c in STANDARD_CARDS]
+        dice = format_dice(space.counts[space.full[pos]], rules)
+        lines.append(f"| {dice} | {weights[pos] / total:.5f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _plots(rows: list[dict], rules: Rules, out: Path) -> None:
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.hashsalt"] = "treasure-solver"
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    names = [r["card"] for r in rows]
+    values = [r["expected"] for r in rows]
+    colors = ["#c0392b" if v < 0 else "#2e86c1" for v in values]
+    ax.barh(names[::-1], values[::-1], color=colors[::-1])
+    for i, v in enumerate(values[::-1]):
+        ax.text(v + (15 if v >= 0 else -15), i, f"{v:.0f}", va="center",
+                ha="left" if v >= 0 else "right", fontsize=8)
+    ax.set_xlabel("expected points of a turn, optimal play")
+    ax.set_title("Mille Sabords: expected points by card")
+    ax.axvline(0, color="black", linewidth=0.8)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    atomic_write_bytes(out / "expected-by-card.png", buf.getvalue())
+
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    cards = ["none", "captain", "sorceress", "treasure-island", "sea-battle-3"]
+    width = 0.16
+    for i, card in enumerate(cards):
+        sol = solve_turn(card, POINTS, rules)
+        model = sol.model
+        space = model.space
+        weights = space.roll_weights()[space.full].astype(float)
+        skulls = space.counts[space.full, model.skull]
+        probs = []
+        for s in range(3):
+            mask = (skulls == s) & model.problem.live[0]
+            probs.append(float(weights[mask] @ sol.bust[0][mask] / weights[mask].sum()))
+        ax.bar(np.arange(3) + (i - 2) * width, probs, width, label=card)
+    ax.set_xticks(range(3), ["0 skulls", "1 skull", "2 skulls"])
+    ax.set_ylabel("P(turn ends in a bust)")
+    ax.set_title("After the first roll: bust probability under optimal play, by skulls showing")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    atomic_write_bytes(out / "bust-by-skulls.png", buf.getvalue())
+
+
+def write_certificates(rules: Rules, proofs_dir: Path = PROOFS_DIR) -> list[Path]:
+    from solver.sabords.certify import write_certificate
+
+    paths = []
+    for card in CARDS:
+        print(f"  certifying {card} ...", file=sys.stderr, flush=True)
+        paths.append(write_certificate(card, rules, proofs_dir))
+    return paths
+
+
+def write_reports(reports_dir: Path) -> None:
+    rules = load_rules()
+    out = reports_dir / "sabords"
+    out.mkdir(parents=True, exist_ok=True)
+    rows = card_rows(rules)
+    atomic_write_text(out / "cards.md", cards_markdown(rows, rules))
+    atomic_write_text(out / "cards.json", dumps_json({"rules": rules.key(), "cards": rows}))
+    atomic_write_text(out / "first-roll.md", first_roll_markdown(rules))
+    _plots(rows, rules, out)
+    write_certificates(rules)
+    atomic_write_text(out / "README.md", "\n".join([
+        "# Mille Sabords! / Piraten Kapern reports",
+        "",
+        "Regenerated by `make solve`; default rules (French rulebook), see "
+        "`models/sabords/rules.toml`.",
+        "",
+        "- [cards.md](cards.md): per card, expected points, P(bust), P(Island), P(full chest), "
+        "quartiles, margin and reach values, and the deck-weighted turn",
+        "- [cards.json](cards.json): the same numbers as data",
+        "- [first-roll.md](first-roll.md): the optimal action after the 25 most frequent first "
+        "rolls, for every card",
+        "- [expected-by-card.png](expected-by-card.png): expected points of a turn by card",
+        "- [bust-by-skulls.png](bust-by-skulls.png): bust probability by skulls showing after "
+        "the first roll",
+        "",
+        "Certificates of exact optimality: `proofs/sabords/<card>.json` "
+        "(re-verified by `make check`).",
+        "",
+    ]))
