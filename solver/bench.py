@@ -17,6 +17,8 @@ def main(argv: list[str]) -> int:
             print(f"error: unknown game {name!r}; known: {', '.join(GAMES)}", file=sys.stderr)
             return 2
     for name in names:
+        if "bench" not in GAMES[name]:
+            continue
         print(f"== {GAMES[name]['title']}")
         load(GAMES[name]["bench"])()
         print()

@@ -22,6 +22,10 @@ GAMES: dict[str, dict[str, str]] = {
         "reports": "solver.dragon.reports:write_reports",
         "bench": "solver.dragon.bench:run",
     },
+    "rules": {
+        "title": "The rules verifier",
+        "reports": "solver.rules.report:write_reports",
+    },
 }
 
 

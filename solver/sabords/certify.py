@@ -56,9 +56,9 @@ def _action_text(model: TurnModel, action: int, position: int) -> str:
     return "reroll:" + format_dice(state - keep, model.rules)
 
 
-def certificate_document(card: str, rules: Rules) -> dict:
+def certificate_document(card: str, rules: Rules, objective: Objective = POINTS) -> dict:
     """Solve, certify exactly and describe the certificate as JSON-ready data."""
-    solution = solve_turn(card, POINTS, rules)
+    solution = solve_turn(card, objective, rules)
     model = solution.model
     cert = certify(model.problem, solution.policy)
     space = model.space
@@ -74,7 +74,7 @@ def certificate_document(card: str, rules: Rules) -> dict:
     return {
         "game": "sabords",
         "card": card,
-        "objective": POINTS.name,
+        "objective": objective.name,
         "rules": rules.key(),
         "modes": model.problem.modes,
         "denominator": str(cert.denominator),
@@ -85,28 +85,36 @@ def certificate_document(card: str, rules: Rules) -> dict:
     }
 
 
-def certificate_path(card: str, rules: Rules, proofs_dir: Path = PROOFS_DIR) -> Path:
-    suffix = "" if not rules.variants and rules.dice == 8 else "-" + "-".join(
-        [f"{rules.dice}dice", *rules.variants])
+def certificate_path(card: str, rules: Rules, proofs_dir: Path = PROOFS_DIR,
+                     objective: Objective = POINTS) -> Path:
+    parts = [] if objective == POINTS else [objective.name.replace(":", "")]
+    if rules.variants or rules.dice != 8:
+        parts += [f"{rules.dice}dice", *rules.variants]
+    suffix = "".join("-" + p for p in parts)
     return proofs_dir / "sabords" / f"{card}{suffix}.json"
 
 
-def write_certificate(card: str, rules: Rules, proofs_dir: Path = PROOFS_DIR) -> Path:
-    doc = certificate_document(card, rules)
-    path = certificate_path(card, rules, proofs_dir)
+def write_certificate(card: str, rules: Rules, proofs_dir: Path = PROOFS_DIR,
+                      objective: Objective = POINTS) -> Path:
+    doc = certificate_document(card, rules, objective)
+    path = certificate_path(card, rules, proofs_dir, objective)
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
     text = text.replace('"states":[[', '"states":[\n[').replace("],[", "],\n[") + "\n"
     atomic_write_text(path, text)
     return path
 
 
-def check_document(doc: dict, rules: Rules) -> list[str]:
-    """Re-verify a certificate against the rules; returns the problems found."""
-    if doc.get("objective") != POINTS.name:
-        return [f"unsupported objective {doc.get('objective')!r}"]
-    if doc.get("rules") != rules.key():
+def check_document(doc: dict, rules: Rules, same_rules: bool = True) -> list[str]:
+    """Re-verify a certificate against the rules; returns the problems found.
+
+    With ``same_rules=False`` the certificate's policy and values are checked under other
+    rules (a variant): an empty answer proves the variant changes no optimal value."""
+    from solver.sabords.objective import parse_objective
+
+    objective = parse_objective(doc.get("objective", ""))
+    if same_rules and doc.get("rules") != rules.key():
         return ["the certificate was made under other rules (rules file or variants changed)"]
-    model = build_model(rules.card(doc["card"]), rules, POINTS)
+    model = build_model(rules.card(doc["card"]), rules, objective)
     problem = model.problem
     space = model.space
     denominator = int(doc["denominator"])
@@ -141,6 +149,8 @@ def check_document(doc: dict, rules: Rules) -> list[str]:
         return errors
     cert = Certificate(denominator, numerators, policy)
     errors = verify(problem, cert)
+    if errors:
+        return errors
     start = exact_start_value(model, cert)
     if f"{start.numerator}/{start.denominator}" != doc["start_value"]:
         errors.append("the stated start value does not follow from the state values")
@@ -161,4 +171,11 @@ def check_certificate(path: Path) -> list[str]:
             doc = json.load(handle)
         return check_document(doc, rules_of(doc))
     except (OSError, ValueError, KeyError, TypeError) as err:
-        return [f"unreadable certificate: {err}"]
+        return [f"unreadable certificate {path.name}: {err}"]
+
+
+def check_all(proofs_dir: Path = PROOFS_DIR) -> dict[str, list[str]]:
+    """Re-verify every certificate file in ``proofs/sabords/``: {file name: problems}."""
+    return {path.name: check_certificate(path)
+            for path in sorted((proofs_dir / "sabords").glob("*.json"))
+            if path.name != "variants.json"}

@@ -63,6 +63,9 @@ class Rules:
     sorceress_saves_bust: bool
     truce_penalty_on_bust: bool
     truce_island_sabre: str
+    island_reroll: str
+    endgame: str
+    ties: str
     cards: dict[str, Card] = field(compare=False, hash=False)
     deck: tuple[tuple[str, int], ...] = ()
     variants: tuple[str, ...] = ()
@@ -168,6 +171,9 @@ def _load(variants: tuple[str, ...]) -> Rules:
         sorceress_saves_bust=game["sorceress_saves_bust"],
         truce_penalty_on_bust=game["truce_penalty_on_bust"],
         truce_island_sabre=game["truce_island_sabre"],
+        island_reroll=game["island_reroll"],
+        endgame=game["endgame"],
+        ties=game["ties"],
         cards=cards,
         deck=deck,
         variants=variants,

@@ -143,11 +143,14 @@ def island_distribution(dice_skulls: int, card: Card, rules: Rules) -> dict[int,
         if left < 2 or rerolls == 0:
             finish(skulls, left, prob, clean)
             return
-        for new in range(left + 1):
-            p = _binomial(left, new) * p_skull**new * (1 - p_skull) ** (left - new)
+        rolled = left
+        if rules.island_reroll == "choose":
+            rolled = island_choice(left, rerolls, faces)[1]
+        for new in range(rolled + 1):
+            p = _binomial(rolled, new) * p_skull**new * (1 - p_skull) ** (rolled - new)
             c = clean
             if card.island_sabre_void and rules.truce_island_sabre == "any":
-                c = c * (1 - p_sabre_given_other) ** (left - new)
+                c = c * (1 - p_sabre_given_other) ** (rolled - new)
             if new == 0:
                 finish(skulls, left, prob * p, c)
             else:
@@ -156,6 +159,26 @@ def island_distribution(dice_skulls: int, card: Card, rules: Rules) -> dict[int,
     walk(island_count(dice_skulls, card, rules), rules.dice - dice_skulls,
          card.island_rerolls, Fraction(1), Fraction(1))
     return {loss: p for loss, p in sorted(dist.items()) if p}
+
+
+@cache
+def island_choice(left: int, rerolls: int, faces: int) -> tuple[Fraction, int]:
+    """On the Island with ``left`` non-skull dice and ``rerolls`` rerolls to go (a large number
+    for no limit): the most skulls still to come in expectation, and the number of dice to
+    reroll that achieves it (the most dice on ties). A roll without a skull ends the turn,
+    and so does having fewer than two dice."""
+    if left < 2 or rerolls == 0:
+        return Fraction(0), 0
+    p = Fraction(1, faces)
+    best, best_k = Fraction(-1), 0
+    for k in range(2, left + 1):
+        value = Fraction(0)
+        for new in range(1, k + 1):
+            prob = _binomial(k, new) * p**new * (1 - p) ** (k - new)
+            value += prob * (new + island_choice(left - new, rerolls - 1, faces)[0])
+        if value >= best:
+            best, best_k = value, k
+    return best, best_k
 
 
 def _binomial(n: int, k: int) -> int:

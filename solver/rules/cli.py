@@ -1,0 +1,54 @@
+"""``treasure check``: the rules verifier (also ``make check``)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from solver.util import dumps_json
+
+
+@click.command()
+@click.option("--game", "games", multiple=True, metavar="GAME",
+              help="Check only this game (repeatable): sabords, armada, dracheninsel.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
+def check(games, as_json) -> None:
+    """Verify the rules: editions compared, rulebook numbers checked against the models,
+    invariants and certificates re-verified, variant claims re-checked.
+
+    Exits 1 when anything fails. Reports: reports/rules/ (written by make solve).
+
+    \b
+    Example:
+      treasure check
+      treasure check --game sabords --json
+    """
+    from solver.rules.check import run_check
+    from solver.rules.games import GAMES
+    from solver.util import InputError
+
+    for game in games:
+        if game not in GAMES:
+            raise InputError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    result = run_check(list(games) or None)
+    if as_json:
+        click.echo(dumps_json(result), nl=False)
+    else:
+        for game, entry in result["games"].items():
+            tally = ", ".join(f"{n} {c}" for c, n in entry["classes"].items())
+            held = sum(r["holds"] for r in entry["invariants"])
+            certs = entry["certificates"]
+            good = sum(1 for p in certs.values() if not p)
+            click.echo(f"{GAMES[game]['title']}")
+            click.echo(f"  rule points   {len(entry['points'])}: {tally}")
+            click.echo(f"  count checks  {sum(c['agrees'] for c in entry['count_checks'])}/"
+                       f"{len(entry['count_checks'])} agree with the models")
+            click.echo(f"  invariants    {held}/{len(entry['invariants'])} proved and verified")
+            click.echo(f"  certificates  {good}/{len(certs)} verify")
+            click.echo(f"  variant claims {'verified' if entry['claims_ok'] else 'FAILED'}")
+            for err in entry["errors"]:
+                click.echo(f"  FAIL {err}")
+        click.echo("ok" if result["ok"] else "FAILED")
+    if not result["ok"]:
+        sys.exit(1)

@@ -1,0 +1,128 @@
+"""Every Mille Sabords variant measured: solve each card under the default and the variant,
+for each objective, and report what changes.
+
+A claim that a variant changes nothing for a card and objective is proved exactly: either the
+two readings build the identical problem (same states, payoffs, actions and first roll), or
+the default reading's exact certificate (``proofs/sabords/``) still verifies under the
+variant's rules, so its values are the variant's optimal values too. Claims of a change carry
+the two values; :func:`verify_claims` re-checks every claim.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from solver.engine import STOP
+from solver.engine.stopping import action_values
+from solver.sabords.certify import certificate_path, check_document
+from solver.sabords.model import TurnModel
+from solver.sabords.objective import Objective, parse_objective
+from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules, variant_names
+from solver.sabords.solve import solve_turn
+from solver.util import PROOFS_DIR, atomic_write_text, dumps_json
+
+CARDS = STANDARD_CARDS + PROMO_CARDS
+OBJECTIVES = (Objective("points"), Objective("margin"), Objective("reach", 1000))
+CLAIMS_FILE = Path("sabords") / "variants.json"
+
+
+def same_problem(a: TurnModel, b: TurnModel) -> bool:
+    """Do two readings build the very same turn (so every value agrees by construction)?"""
+    pa, pb = a.problem, b.problem
+    arrays = ("live", "stop_value", "terminal_value", "act_mode", "act_state", "act_keep",
+              "act_next")
+    if any(not np.array_equal(getattr(pa, n), getattr(pb, n)) for n in arrays):
+        return False
+    for name in ("act_bonus", "bonus_mask"):
+        x, y = getattr(pa, name), getattr(pb, name)
+        if (x is None) != (y is None) or (x is not None and not np.array_equal(x, y)):
+            return False
+    return (np.array_equal(a.first_island, b.first_island)
+            and np.array_equal(a.island_value, b.island_value))
+
+
+def changed_states(default, variant) -> int:
+    """Decision states whose default-optimal action is no longer optimal under the variant
+    (or no longer allowed), counted over states live under both readings."""
+    p0, p1 = default.model.problem, variant.model.problem
+    q1 = action_values(p1, variant.value)
+    index = {(int(m), int(s), int(k), int(n)): i for i, (m, s, k, n) in enumerate(
+        zip(p1.act_mode, p1.act_state, p1.act_keep, p1.act_next, strict=True))}
+    scale = max(1.0, float(np.abs(variant.value).max()))
+    count = 0
+    for m, s in zip(*np.nonzero(p0.live & p1.live), strict=True):
+        a = int(default.policy[m, s])
+        if a == STOP:
+            achieved = p1.stop_value[m, s]
+        else:
+            key = (int(m), int(s), int(p0.act_keep[a]), int(p0.act_next[a]))
+            achieved = q1[index[key]] if key in index else -np.inf
+        if achieved < variant.value[m, s] - 1e-9 * scale:
+            count += 1
+    return count
+
+
+def _default_doc(card: str, objective: Objective) -> dict:
+    path = certificate_path(card, load_rules(), objective=objective)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def measure(variant: str) -> list[dict]:
+    """Per card and objective: both values, the changed decision states, and the claim."""
+    base, alt = load_rules(), load_rules([variant])
+    rows = []
+    for card in CARDS:
+        for objective in OBJECTIVES:
+            d = solve_turn(card, objective, base)
+            v = solve_turn(card, objective, alt)
+            row = {"variant": variant, "card": card, "objective": objective.name,
+                   "default": round(d.start, 6), "value": round(v.start, 6),
+                   "delta": round(v.start - d.start, 6)}
+            if same_problem(d.model, v.model):
+                row.update(changed_states=0, claim="no change", proof="identical problem")
+            elif not check_document(_default_doc(card, objective), alt, same_rules=False):
+                row.update(changed_states=changed_states(d, v), claim="no change",
+                           proof="default certificate verifies under the variant")
+            else:
+                row.update(changed_states=changed_states(d, v),
+                           claim="no change" if abs(v.start - d.start) < 1e-9 else "changes",
+                           proof="solved under both readings (float)")
+            rows.append(row)
+    return rows
+
+
+def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
+    rows = [row for name in sorted(variant_names()) for row in measure(name)]
+    atomic_write_text(proofs_dir / CLAIMS_FILE, dumps_json({"claims": rows}))
+    return rows
+
+
+def verify_claims(proofs_dir: Path = PROOFS_DIR) -> list[str]:
+    """Re-check every stored claim; returns the problems found."""
+    try:
+        claims = json.loads((proofs_dir / CLAIMS_FILE).read_text(encoding="utf-8"))["claims"]
+    except (OSError, ValueError, KeyError) as err:
+        return [f"sabords variant claims unreadable: {err}"]
+    errors = []
+    base = load_rules()
+    for row in claims:
+        alt: Rules = load_rules([row["variant"]])
+        objective = parse_objective(row["objective"])
+        where = f"{row['variant']}/{row['card']}/{row['objective']}"
+        if row["proof"] == "identical problem":
+            d = solve_turn(row["card"], objective, base).model
+            v = solve_turn(row["card"], objective, alt).model
+            if not same_problem(d, v):
+                errors.append(f"{where}: the readings no longer build the same problem")
+        elif row["proof"] == "default certificate verifies under the variant":
+            if check_document(_default_doc(row["card"], objective), alt, same_rules=False):
+                errors.append(f"{where}: the default certificate does not verify under it")
+        else:
+            v = solve_turn(row["card"], objective, alt).start
+            d = solve_turn(row["card"], objective, base).start
+            if abs((v - d) - row["delta"]) > 1e-5:
+                errors.append(f"{where}: the measured change differs")
+    return errors
