@@ -197,7 +197,8 @@ def value(card, objective, no_cache, as_json, variants) -> None:
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
-    rows = [[c["card"], str(c.get("weight", "")), f"{c['expected']:.3f}", f"{c['bust']:.4f}",
+    rows = [[c["card"], str(c["weight"]) if card == "deck" else "", f"{c['expected']:.3f}",
+             f"{c['bust']:.4f}",
              f"{c['island']:.4f}", f"{c['chest']:.4f}"] for c in result["cards"]]
     if card == "deck":
         rows.append(["deck", str(sum(c["weight"] for c in result["cards"])),
