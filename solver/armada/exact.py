@@ -51,3 +51,9 @@ def all_states(game: Game) -> list[tuple[tuple[int, ...], int]]:
                 out.append((levels, skulls))
     out.sort(key=lambda st: -(sum(st[0]) + st[1]))
     return out
+
+
+def requirement_chance(game: Game, pier: int, level: int, one: Any = Fraction(1)) -> Any:
+    """Exact chance of meeting one requirement within a turn, playing for it alone."""
+    final = [one if q else 0 * one for q in game.qualify[pier, level].tolist()]
+    return game.horizon.exact_value(final, one)

@@ -59,6 +59,22 @@ def finals(
     return best, target
 
 
+def finals_batch(
+    game: Game, levels: np.ndarray, piers: np.ndarray, skull: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`finals` for a batch in floats: ``levels`` and ``piers`` ``(B, P)`` (an empty pier's
+    option is ``-inf``), ``skull`` ``(B,)`` -> final values and targets, ``(B, F)`` each."""
+    n_piers = piers.shape[1]
+    levels = np.minimum(levels, game.max_doubloons - 1)
+    meets = game.qualify[np.arange(n_piers)[None, :], levels]  # (B, P, F)
+    cand = np.where(meets, piers[:, :, None], -np.inf)
+    target = np.argmax(cand, axis=1)
+    best = np.take_along_axis(cand, target[:, None, :], axis=1)[:, 0, :]
+    skull = skull[:, None]
+    use_skull = ~np.isfinite(best) if game.rules.must_take else (skull > best) | ~np.isfinite(best)
+    return np.where(use_skull, skull, best), np.where(use_skull, SKULL, target)
+
+
 def table_continuation(game: Game, table: np.ndarray | None) -> Continuation:
     """Next-state values read from a whole-game table (``None``: the turn objective)."""
     if table is None:
@@ -97,9 +113,9 @@ def analyse(
     """Solve one turn in floats under ``objective`` with next-state values from ``table``."""
     sign = OBJECTIVES[objective]
     piers, skull = options(game, levels, skulls, sign, table_continuation(game, table))
-    best, target = finals(game, levels, piers, skull)
-    final = np.array(best, dtype=np.float64)
-    target_arr = np.array(target, dtype=np.int64)
+    row = np.array([[-np.inf if v is None else v for v in piers]])
+    final, target_arr = (x[0] for x in finals_batch(game, np.array([levels]), row,
+                                                     np.array([skull])))
     n_piers = len(game.board.piers)
     payload = np.zeros((n_piers + 1, len(final)))
     payload[np.where(target_arr == SKULL, n_piers, target_arr), np.arange(len(final))] = 1.0

@@ -1,0 +1,52 @@
+"""Gold Armada speed figures for ``make bench`` (printed, never asserted)."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SOLVE = """
+import resource, sys, time
+t0 = time.perf_counter()
+from numba import get_num_threads
+from solver.armada.game import default_game
+from solver.armada.wholegame import layers, solve_table
+game = default_game()
+solve_table(game.reduced(piers=["barrels"], skulls=1), sys.argv[1])  # compile / load the JIT
+t1 = time.perf_counter()
+table = solve_table(game, sys.argv[1])
+t2 = time.perf_counter()
+live = sum(len(c) for c, _ in layers(game))
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(f"{t1 - t0:.3f} {t2 - t1:.3f} {live} {peak:.0f} {get_num_threads()} {table[0, 0]:.6f}")
+"""
+
+
+def run() -> None:
+    env = dict(os.environ)
+    for objective in ("solo", "duel"):
+        out = subprocess.run([sys.executable, "-c", SOLVE, objective], capture_output=True,
+                             text=True, check=True, env=env).stdout.split()
+        setup, solve, live, peak, threads, opening = out
+        rate = int(live) / float(solve)
+        print(f"whole-game {objective} solve: {float(solve):.2f} s for {int(live):,} three-roll "
+              f"sub-problems = {rate:,.0f} per s on {threads} threads "
+              f"({rate / int(threads):,.0f} per thread); peak memory {peak} MB; "
+              f"imports + JIT {float(setup):.2f} s; opening {opening}  goal < 30 s, < 2 GB")
+
+    with tempfile.TemporaryDirectory() as cache:
+        env["TREASURE_CACHE"] = cache
+        base = [sys.executable, "-m", "solver", "armada"]
+        subprocess.run(base + ["solve"], capture_output=True, check=True, env=env)
+        cmd = base + ["hold", "--board-state", "0000000000/0", "--rolls-left", "2", "BBOPA"]
+        walls = []
+        for _ in range(5):
+            start = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, check=True, env=env)
+            walls.append(time.perf_counter() - start)
+    print(f"`treasure armada hold --objective solo`, cold process, warm cache: median "
+          f"{statistics.median(walls):.3f} s, worst {max(walls):.3f} s")

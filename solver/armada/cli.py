@@ -1,0 +1,191 @@
+"""``treasure armada``: what to keep, what a board state is worth, whole-game solves."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from solver.util import dumps_json
+
+STATE_HELP = "Board state: doubloons taken per pier (board order), '/', skulls taken."
+
+
+def _common(func):
+    """--board FILE and --variant NAME, shared by every command."""
+    func = click.option("--variant", "variants", multiple=True, metavar="NAME",
+                        help="A named reading of the rules (repeatable); see "
+                             "`treasure armada variants`.")(func)
+    return click.option("--board", "board_file", type=click.Path(dir_okay=False),
+                        default=None, metavar="FILE",
+                        help="A board transcription (TOML, format in "
+                             "models/armada/board.toml); default: the shipped "
+                             "reconstruction.")(func)
+
+
+def _game(board_file, variants):
+    from solver.armada.game import Game
+
+    return Game.load(board_file, tuple(variants))
+
+
+def _objective_option(choices: list[str], default: str):
+    return click.option("--objective", type=click.Choice(choices), default=default,
+                        show_default=True,
+                        help="turn: this turn's token; solo: final score, one player; "
+                             "duel: final margin over an opponent.")
+
+
+@click.group()
+def armada() -> None:
+    """Gold Armada: what to keep, what a board state is worth, whole-game solves.
+
+    Dice are letters, order free: B barrel, O bottle, P parrot, A anchor, C cannon, M map.
+    A board state is one digit per pier (doubloons taken: barrels, bottles, parrots, anchors,
+    cannons, maps, three-of-a-kind, full-house, four-of-a-kind, five-of-a-kind), a slash and
+    the skulls taken. The shipped board is a RECONSTRUCTION; --board FILE takes your own.
+
+    \b
+    Examples:
+      treasure armada hold --board-state 0000000000/0 --rolls-left 2 BBOPA
+      treasure armada value --objective solo
+      treasure armada solve --objective duel
+    """
+
+
+@armada.command()
+@click.option("--board-state", "state", default="0000000000/0", show_default=True,
+              help=STATE_HELP)
+@click.option("--rolls-left", type=int, required=True,
+              help="Rolls still to come after these dice (0, 1 or 2).")
+@_objective_option(["turn", "solo", "duel"], "solo")
+@click.option("--all", "show_all", is_flag=True, help="List every option, not the best ten.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_common
+@click.argument("dice")
+def hold(state, rolls_left, objective, show_all, as_json, board_file, variants, dice) -> None:
+    """Which dice to keep (or, with no rolls left, which doubloon to take).
+
+    \b
+    Examples:
+      treasure armada hold --board-state 0000000000/0 --rolls-left 2 BBOPA
+      treasure armada hold --board-state 1000000000/0 --rolls-left 0 BBBAA
+      treasure armada hold --objective turn --rolls-left 1 --json CCMMA
+    """
+    from solver.armada.advice import hold as advise
+
+    game = _game(board_file, variants)
+    result = advise(game, state, rolls_left, dice, objective)
+    if as_json:
+        click.echo(dumps_json(result), nl=False)
+        return
+    from solver.armada.text import table
+
+    best = result["best"]
+    click.echo(result["board"])
+    if rolls_left == 0:
+        click.echo(f"{state}, {result['dice']}: TAKE {best['take']}  "
+                   f"(value {best['value']:.3f}, objective {objective})")
+        rows = [[o["take"], f"{o['value']:.3f}"] for o in result["options"]]
+        click.echo(table(["take", "value"], rows, "lr"), nl=False)
+        return
+    verdict = "KEEP ALL" if not best["reroll"] else f"KEEP {best['keep'] or '-'}"
+    click.echo(f"{state}, {result['dice']}, {rolls_left} roll(s) left: {verdict}  "
+               f"(value {best['value']:.3f}, objective {objective})")
+    chances = sorted(best["reach"].items(), key=lambda kv: -kv[1])
+    click.echo("chances this turn: " + ", ".join(f"{k} {v:.3f}" for k, v in chances))
+    options = result["options"] if show_all else result["options"][:10]
+    rows = []
+    for o in options:
+        top = sorted(o["reach"].items(), key=lambda kv: -kv[1])[:3]
+        rows.append([o["keep"] or "-", o["reroll"] or "-", f"{o['value']:.3f}",
+                     ", ".join(f"{k} {v:.2f}" for k, v in top)])
+    click.echo(table(["keep", "reroll", "value", "likeliest outcomes"], rows, "llrl"), nl=False)
+    if len(result["options"]) > len(options):
+        click.echo(f"({len(result['options']) - len(options)} more options: --all)")
+
+
+@armada.command()
+@click.option("--board-state", "state", default="0000000000/0", show_default=True,
+              help=STATE_HELP)
+@_objective_option(["turn", "solo", "duel"], "solo")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_common
+def value(state, objective, as_json, board_file, variants) -> None:
+    """The expected value of a board state under optimal play.
+
+    \b
+    Examples:
+      treasure armada value
+      treasure armada value --board-state 3300000000/2 --objective duel --json
+    """
+    from solver.armada.advice import value as evaluate
+
+    game = _game(board_file, variants)
+    result = evaluate(game, state, objective)
+    if as_json:
+        click.echo(dumps_json(result), nl=False)
+        return
+    from solver.armada.text import table
+
+    click.echo(result["board"])
+    click.echo(f"{state}: expected {result['expected']:.4f}  ({result['meaning']})")
+    rows = [[t["pier"], t["requirement"], t["doubloon"], f"{t['option_value']:.3f}",
+             f"{result['turn_reach'].get(t['pier'], 0.0):.3f}"] for t in result["targets"]]
+    click.echo(table(["pier", "next requirement", "doubloon", "option value", "P(this turn)"],
+                     rows, "llrrr"), nl=False)
+
+
+@armada.command()
+@_objective_option(["solo", "duel"], "solo")
+@click.option("--no-cache", is_flag=True, help="Rebuild the tables even if cached.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_common
+def solve(objective, no_cache, as_json, board_file, variants) -> None:
+    """Build the whole-game table (every board state) and cache it.
+
+    The table is cached in the user cache directory, keyed by the board and the variants;
+    hold and value read it from there.
+
+    \b
+    Examples:
+      treasure armada solve
+      treasure armada solve --objective duel --no-cache
+    """
+    from solver.armada.wholegame import cache_path, load_table
+
+    game = _game(board_file, variants)
+    start = time.perf_counter()
+    table = load_table(game, objective, rebuild=no_cache)
+    levels, skulls = game.opening
+    result = {"board": game.board.label, "objective": objective,
+              "variants": list(game.rules.variants), "states": game.n_states,
+              "opening": round(float(table[skulls, game.code(levels)]), 9),
+              "cache": str(cache_path(game, objective)),
+              "seconds": round(time.perf_counter() - start, 2)}
+    if as_json:
+        click.echo(dumps_json(result), nl=False)
+        return
+    click.echo(result["board"])
+    for key in ("objective", "states", "opening", "seconds", "cache"):
+        click.echo(f"{key:9s} {result[key]}")
+
+
+@armada.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def variants(as_json) -> None:
+    """List the named readings of the rules (--variant NAME).
+
+    \b
+    Example:
+      treasure armada variants
+    """
+    from solver.armada.rules import variant_names
+
+    names = variant_names()
+    if as_json:
+        click.echo(dumps_json(names), nl=False)
+        return
+    width = max(len(n) for n in names)
+    for name, text in names.items():
+        click.echo(f"{name.ljust(width)}  {text}")

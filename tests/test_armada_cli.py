@@ -1,0 +1,128 @@
+"""`treasure armada`: answers, JSON contract, and bad input as one line with exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver.cli import main
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """A private cache with the solitaire table solved once."""
+    path = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TREASURE_CACHE", str(path))
+        from solver.armada.game import default_game
+        from solver.armada.wholegame import load_table
+
+        load_table(default_game(), "solo", show_progress=False)
+        yield path
+
+
+def run(argv, capsys) -> tuple[int, str, str]:
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_hold_turn_json_contract(capsys):
+    code, out, _ = run(["armada", "hold", "--objective", "turn", "--rolls-left", "1", "--json",
+                        "CCMMA"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert set(data["best"]) >= {"keep", "value", "reach"}
+    assert data["value"] == data["best"]["value"] == max(o["value"] for o in data["options"])
+    # Keep CCMM: full house (3) with 1/3, else a pair pier (1): 5/3. Keep CC, roll three:
+    # CCC rolled 5 (1 way), two C 4 (15), one C + a pair 3 (15), one C 2 (60), no C + three
+    # alike 3 (5), else a pair pier 1 (120): 365/216 = 1.690 > 5/3.
+    assert data["best"]["keep"] == "CC"
+    assert data["value"] == pytest.approx(365 / 216, abs=1e-6)
+    ccmm = next(o for o in data["options"] if o["keep"] == "CCMM")
+    assert ccmm["value"] == pytest.approx(5 / 3, abs=1e-6)
+    assert len(data["options"]) == 18  # sub-multisets of {A, C, C, M, M}: 2 * 3 * 3
+    assert "RECONSTRUCTION" in data["board"]
+
+
+def test_hold_take_with_no_rolls_left(capsys):
+    code, out, _ = run(["armada", "hold", "--objective", "turn", "--rolls-left", "0",
+                        "--board-state", "0000000000/0", "--json", "PPPAA"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["best"]["take"] == "full-house" and data["value"] == 3
+    assert [o["take"] for o in data["options"]] == [
+        "full-house", "three-of-a-kind", "parrots", "anchors"]
+
+
+def test_solo_hold_and_value(cache, capsys):
+    code, out, _ = run(["armada", "value", "--json"], capsys)
+    assert code == 0
+    opening = json.loads(out)["expected"]
+    assert 40 < opening < 60
+    code, out, _ = run(["armada", "hold", "--rolls-left", "2", "--json", "BBOPA"], capsys)
+    data = json.loads(out)
+    assert data["objective"] == "solo" and data["best"]["keep"] == "BB"
+    assert sum(data["best"]["reach"].values()) == pytest.approx(1, abs=1e-5)
+    code, out, _ = run(["armada", "hold", "--rolls-left", "2", "BBOPA"], capsys)
+    assert code == 0 and "KEEP BB" in out and "RECONSTRUCTION" in out
+
+
+def test_value_turn_plain(capsys):
+    code, out, _ = run(["armada", "value", "--objective", "turn"], capsys)
+    assert code == 0 and "expected 2.4891" in out and "five-of-a-kind" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["hold", "--rolls-left", "1", "--objective", "turn", "BBOP"], "expected 5 dice"),
+        (["hold", "--rolls-left", "1", "--objective", "turn", "BBOPZ"], "unknown die letter"),
+        (["hold", "--rolls-left", "3", "--objective", "turn", "BBOPA"], "rolls left"),
+        (["hold", "--rolls-left", "-1", "--objective", "turn", "BBOPA"], "rolls left"),
+        (["hold", "--rolls-left", "1", "--objective", "turn", "--board-state", "12/0",
+          "BBOPA"], "bad board state"),
+        (["hold", "--rolls-left", "1", "--objective", "turn", "--board-state",
+          "0000000000/6", "BBOPA"], "game is over"),
+        (["value", "--board", "/nonexistent/board.toml"], "cannot read board file"),
+        (["value", "--variant", "nonsense"], "unknown variant"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(argv, fragment, capsys):
+    code, out, err = run(["armada", *argv], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and fragment in err
+
+
+def test_malformed_board_file(tmp_path, capsys):
+    bad = tmp_path / "board.toml"
+    bad.write_text("[[symbol]]\nname = 'x'\n")
+    code, _, err = run(["armada", "value", "--objective", "turn", "--board", str(bad)], capsys)
+    assert code == 2 and err.startswith("error: bad board file") and err.count("\n") == 1
+
+
+def test_user_board_file_is_used(tmp_path, capsys):
+    """A two-pier transcription: the value changes and the label says transcription."""
+    small = tmp_path / "mine.toml"
+    small.write_text(
+        "[board]\nname = 'mine'\n"
+        + "".join(f"[[symbol]]\nname = '{n}'\nletter = '{n[0].upper()}'\n"
+                  for n in ("barrel", "ox", "parrot", "anchor", "cannon", "map"))
+        + "[[pier]]\nname = 'barrels'\nkind = 'count'\nvalues = [1, 2]\nneed = [2, 3]\n"
+        "allowed = [['barrel'], ['barrel']]\n"
+    )
+    code, out, _ = run(["armada", "value", "--objective", "solo", "--board", str(small),
+                        "--board-state", "0/0", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and "transcription" in data["board"]
+    assert 0 < data["expected"] < 3
+
+
+def test_help_has_examples(capsys):
+    for cmd in ("hold", "value", "solve", "variants"):
+        code, out, _ = run(["armada", cmd, "--help"], capsys)
+        assert code == 0 and "treasure armada" in out
