@@ -14,7 +14,7 @@ from solver.sabords.objective import Objective
 from solver.sabords.rules import Rules
 from solver.util import atomic_write_bytes, cache_dir, cache_key
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclass
@@ -46,25 +46,28 @@ def _first_roll(model: TurnModel, landing: np.ndarray) -> float:
     return float(weights @ landing) / float(model.space.faces**model.space.dice)
 
 
-def _derive(model: TurnModel, value: np.ndarray, policy: np.ndarray) -> TurnSolution:
+def _policy_outcomes(model: TurnModel, policy: np.ndarray) -> np.ndarray:
+    """Per state, under the policy: probability of ending in a bust, and of a full chest."""
     problem = model.problem
-    zeros = np.zeros(problem.live.shape)
-    ones_bust = (~problem.live).astype(np.float64)
-    stop_bust = model.stop_is_bust.astype(np.float64)
     stop_chest = np.where(model.stop_is_bust, False, model.stops.chest[None, :])
-    rewards = evaluate(
+    return evaluate(
         problem,
         policy,
-        np.stack([stop_bust, stop_chest.astype(np.float64)]),
-        np.stack([ones_bust, zeros]),
+        np.stack([model.stop_is_bust.astype(np.float64), stop_chest.astype(np.float64)]),
+        np.stack([(~problem.live).astype(np.float64), np.zeros(problem.live.shape)]),
     )
-    bust, chest = rewards
-    island = model.first_island.astype(np.float64)
-    start = _first_roll(model, model.first_roll_landing(value[0]))
-    p_bust = _first_roll(model, np.where(model.first_island, 0.0, bust[0]))
-    p_chest = _first_roll(model, np.where(model.first_island, 0.0, chest[0]))
-    return TurnSolution(model, value, policy, bust, start, p_bust,
-                        _first_roll(model, island), p_chest)
+
+
+def _assemble(model: TurnModel, value, policy, bust, chest) -> TurnSolution:
+    """The solution and its first-roll summary (the Island is first-roll only)."""
+    island = model.first_island
+    return TurnSolution(
+        model, value, policy, bust,
+        start=_first_roll(model, model.first_roll_landing(value[0])),
+        p_bust=_first_roll(model, np.where(island, 0.0, bust[0])),
+        p_island=_first_roll(model, island.astype(np.float64)),
+        p_chest=_first_roll(model, np.where(island, 0.0, chest[0])),
+    )
 
 
 def _cache_file(card: str, objective: Objective, rules: Rules):
@@ -80,20 +83,20 @@ def solve_turn(card: str, objective: Objective, rules: Rules, use_cache: bool = 
     if use_cache and path.exists():
         try:
             with np.load(path) as data:
-                value, policy = data["value"], data["policy"]
-            if value.shape == model.problem.live.shape:
-                return _derive(model, value, policy)
+                arrays = [data[k] for k in ("value", "policy", "bust", "chest")]
+            if arrays[0].shape == model.problem.live.shape:
+                return _assemble(model, *arrays)
         except (OSError, KeyError, ValueError):
             pass
     solution = solve(model.problem)
-    result = _derive(model, solution.value, solution.policy)
+    bust, chest = _policy_outcomes(model, solution.policy)
     if use_cache:
         import io
 
         buffer = io.BytesIO()
-        np.savez(buffer, value=solution.value, policy=solution.policy)
+        np.savez(buffer, value=solution.value, policy=solution.policy, bust=bust, chest=chest)
         atomic_write_bytes(path, buffer.getvalue())
-    return result
+    return _assemble(model, solution.value, solution.policy, bust, chest)
 
 
 def action_table(sol: TurnSolution, mode: int, position: int):
