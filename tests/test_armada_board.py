@@ -66,6 +66,10 @@ def test_variant_requirements():
     fh = Game.load(None, ("five-kind-full-house",))
     assert meets(pier(fh, "full-house"), 0, counts(fh, "BBBBB"), fh.rules)[0]
     assert not meets(pier(fh, "full-house"), 1, counts(fh, "BBBBB"), fh.rules)[0]
+    pair_any = Game.load(None, ("full-house-pair-any",))
+    assert meets(pier(pair_any, "full-house"), 1, counts(pair_any, "PPPBB"), pair_any.rules)[0]
+    assert not meets(pier(pair_any, "full-house"), 1, counts(pair_any, "BBBPP"),
+                     pair_any.rules)[0]
     exact = Game.load(None, ("exact-kind",))
     assert not meets(pier(exact, "three-of-a-kind"), 0, counts(exact, "PPPPA"), exact.rules)[0]
     assert meets(pier(exact, "barrels"), 0, counts(exact, "BBBBA"), exact.rules)[0]

@@ -17,7 +17,7 @@ from solver.armada.wholegame import solve_table
 SIGN = {"turn": 0, "solo": 1, "duel": -1}
 
 
-def brute_meets(pier, level: int, dice: tuple[int, ...], rules) -> bool:
+def brute_meets(pier, level: int, dice: tuple[int, ...], rules, faces: int) -> bool:
     """Requirement check on ordered dice, written from the rules' words."""
     count = Counter(dice)
     allowed = pier.allowed[level]
@@ -27,7 +27,8 @@ def brute_meets(pier, level: int, dice: tuple[int, ...], rules) -> bool:
         if rules.exact_kind:
             return any(count[s] == pier.need[level] for s in allowed)
         return any(count[s] >= pier.need[level] for s in allowed)
-    pairs = any(count[a] >= 3 and count[b] >= 2 for a in allowed for b in allowed if a != b)
+    pair_from = range(faces) if rules.full_house_pair_any else allowed
+    pairs = any(count[a] >= 3 and count[b] >= 2 for a in allowed for b in pair_from if a != b)
     return pairs or (rules.five_kind_full_house and any(count[s] >= 5 for s in allowed))
 
 
@@ -48,7 +49,8 @@ def brute_game(game: Game, objective: str):
         def final(dice_sorted: tuple[int, ...]) -> Fraction:
             best = None
             for i, pier in enumerate(piers):
-                if levels[i] < pier.doubloons and brute_meets(pier, levels[i], dice_sorted, rules):
+                if levels[i] < pier.doubloons and brute_meets(pier, levels[i], dice_sorted,
+                                                              rules, faces):
                     nxt = levels[:i] + (levels[i] + 1,) + levels[i + 1 :]
                     v = pier.values[levels[i]] + sign * later(nxt, skulls)
                     best = v if best is None else max(best, v)
@@ -108,6 +110,7 @@ def test_small_board_brute_force_equals_exact_and_table(small, objective):
         ("five-kind-full-house", ["full-house", "five-of-a-kind"], 1),
         ("exact-kind", ["three-of-a-kind", "four-of-a-kind"], -1),
         ("reroll-at-least-one", ["barrels", "full-house"], -1),
+        ("full-house-pair-any", ["full-house"], 1),
     ],
 )
 def test_variants_brute_force_equals_exact(variant, piers, direction):

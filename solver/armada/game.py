@@ -30,7 +30,12 @@ def meets(pier: Pier, level: int, counts: np.ndarray, rules: Rules) -> np.ndarra
         return sub[:, 0] >= need
     if pier.kind == "of-a-kind":
         return (sub == need).any(axis=1) if rules.exact_kind else (sub >= need).any(axis=1)
-    three, two = sub >= 3, sub >= 2
+    faces = counts.shape[1]
+    pair_from = list(range(faces)) if rules.full_house_pair_any else list(pier.allowed[level])
+    three = np.zeros(counts.shape, dtype=bool)
+    two = np.zeros(counts.shape, dtype=bool)
+    three[:, list(pier.allowed[level])] = sub >= 3
+    two[:, pair_from] = counts[:, pair_from] >= 2
     other_pair = (two.sum(axis=1, keepdims=True) - two) > 0
     full_house = (three & other_pair).any(axis=1)
     if rules.five_kind_full_house:

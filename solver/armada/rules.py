@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cache
 
 from solver.util import MODELS_DIR, InputError
@@ -25,6 +25,7 @@ class Rules:
     must_take: bool
     five_kind_full_house: bool
     exact_kind: bool
+    full_house_pair_any: bool
     variants: tuple[str, ...] = ()
 
     def key(self) -> dict:
@@ -43,20 +44,26 @@ def variant_names() -> dict[str, str]:
     return {name: spec["description"] for name, spec in _raw()["variants"].items()}
 
 
+def with_variant(rules: Rules, name: str) -> Rules:
+    """``rules`` with one more named variant applied (keeps any other changes, e.g. a reduced
+    number of skulls)."""
+    variants = _raw()["variants"]
+    spec = variants.get(name)
+    if spec is None:
+        raise InputError(f"unknown variant {name!r}; known: {', '.join(sorted(variants))}")
+    changes = dict(spec.get("set", {}))
+    unknown = sorted(set(changes) - set(rules.key()))
+    if unknown:
+        raise InputError(f"variant {name!r} sets unknown rule field {unknown[0]!r}")
+    return replace(rules, **changes, variants=tuple(sorted({*rules.variants, name})))
+
+
 @cache
 def _load(variants: tuple[str, ...]) -> Rules:
-    raw = _raw()
-    game = dict(raw["game"])
+    rules = Rules(**_raw()["game"])
     for name in variants:
-        spec = raw["variants"].get(name)
-        if spec is None:
-            known = ", ".join(sorted(raw["variants"]))
-            raise InputError(f"unknown variant {name!r}; known: {known}")
-        for key, value in spec.get("set", {}).items():
-            if key not in game:
-                raise InputError(f"variant {name!r} sets unknown rule field {key!r}")
-            game[key] = value
-    return Rules(**game, variants=variants)
+        rules = with_variant(rules, name)
+    return rules
 
 
 def load_rules(variants: Iterable[str] = ()) -> Rules:
