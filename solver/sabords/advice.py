@@ -51,8 +51,10 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
     pos = int(space.index(counts) - space.full[0])
     skulls = int(counts[model.skull]) + model.card.extra_skulls
     if not model.problem.live[mode, pos]:
+        after = "bust, or the Island of Skulls on a first roll" if skulls >= \
+            rules.island_skulls and model.card.island else "bust"
         raise InputError(
-            f"{dice} shows {skulls} skulls: the turn is already over (bust), nothing to decide"
+            f"{dice} shows {skulls} skulls: the turn is already over ({after}), nothing to decide"
         )
     stop_value = float(model.problem.stop_value[mode, pos])
     options = [{
