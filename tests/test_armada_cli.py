@@ -16,7 +16,7 @@ def cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("TREASURE_CACHE", str(path))
         from solver.armada.game import default_game
-        from solver.armada.wholegame import load_table
+        from solver.armada.tables import load_table
 
         load_table(default_game(), "solo", show_progress=False)
         yield path

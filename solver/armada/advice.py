@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from solver.armada.game import Game
+from solver.armada.tables import load_table
 from solver.armada.turn import TurnAnalysis, analyse
-from solver.armada.wholegame import load_table
 from solver.util import InputError
 
 OBJECTIVE_HELP = {

@@ -152,7 +152,7 @@ def solve(objective, no_cache, as_json, board_file, variants) -> None:
       treasure armada solve
       treasure armada solve --objective duel --no-cache
     """
-    from solver.armada.wholegame import cache_path, load_table
+    from solver.armada.tables import cache_path, load_table
 
     game = _game(board_file, variants)
     start = time.perf_counter()

@@ -10,9 +10,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from solver.armada.game import Game
+from solver.armada.game import OBJECTIVES, Game
 from solver.armada.turn import finals, options
-from solver.armada.wholegame import OBJECTIVES
 
 
 def exact_turn(

@@ -20,6 +20,8 @@ from solver.engine.multiset import DiceSpace
 from solver.util import InputError
 
 VERSION = 1  # bump when a solve's meaning changes (cache keys)
+# How the next state's value enters an option's value, per objective (see wholegame.py).
+OBJECTIVES = {"turn": 0.0, "solo": 1.0, "duel": -1.0}
 
 
 def meets(pier: Pier, level: int, counts: np.ndarray, rules: Rules) -> np.ndarray:

@@ -13,9 +13,9 @@ from solver.armada.game import Game, default_game
 from solver.armada.picture import board_svg
 from solver.armada.rules import load_rules, variant_names
 from solver.armada.simulate import self_play
+from solver.armada.tables import load_table
 from solver.armada.text import table
 from solver.armada.turn import analyse
-from solver.armada.wholegame import load_table
 from solver.util import PROOFS_DIR, atomic_write_text, dumps_json, fmt_float
 
 FILES = {
@@ -43,21 +43,23 @@ def _opening_value(game: Game, objective: str) -> float:
 
 
 def opening_report(base: Game) -> tuple[dict, str]:
-    rows, data = [], {}
+    rows, data, spread = [], {}, {}
     names = ["default", *variant_names()]
+    tables = {obj: np.asarray(load_table(base, obj, show_progress=False))
+              for obj in ("solo", "duel")}
     for name in names:
         game = base if name == "default" else Game(base.board, load_rules((name,)))
         vals = {obj: _opening_value(game, obj) for obj in ("turn", "solo", "duel")}
         data[name] = {k: round(v, 9) for k, v in vals.items()}
+        spread[name] = {obj: float(np.max(np.abs(np.asarray(load_table(
+            game, obj, show_progress=False)) - tables[obj]))) for obj in tables}
     ref = data["default"]
     for name in names:
         v = data[name]
         rows.append([name, fmt_float(v["turn"]), fmt_float(v["solo"]), fmt_float(v["duel"]),
-                     f"{v['solo'] - ref['solo']:+.4f}", f"{v['duel'] - ref['duel']:+.4f}"])
-    solo = load_table(base, "solo", show_progress=False)
-    never = load_table(Game(base.board, load_rules(("no-early-stop",))), "solo",
-                       show_progress=False)
-    same = float(np.max(np.abs(np.asarray(solo) - np.asarray(never))))
+                     f"{v['solo'] - ref['solo']:+.6f}", f"{v['duel'] - ref['duel']:+.6f}",
+                     f"{spread[name]['solo']:.6f}", f"{spread[name]['duel']:.6f}"])
+    same = spread["no-early-stop"]["solo"]
     checks = {}
     for obj in ("solo", "duel"):
         res = self_play(base, load_table(base, obj, show_progress=False), obj, GAMES, SEED)
@@ -75,9 +77,15 @@ def opening_report(base: Game) -> tuple[dict, str]:
         "player (doubloons minus skulls); **duel** = expected final margin of the first player "
         "over the second, two players alternating.",
         "",
-        table(["reading", "turn", "solo", "duel", "solo vs default", "duel vs default"], rows,
-              "lrrrrr", markdown=True),
-        "Readings: " + "; ".join(f"`{k}`: {v}" for k, v in variant_names().items()),
+        table(["reading", "turn", "solo", "duel", "solo vs default", "duel vs default",
+               "solo: largest change", "duel: largest change"], rows, "lrrrrrrr",
+              markdown=True),
+        "The last two columns: the largest change of any state's value (all "
+        f"{base.n_states} board states) against the default reading's tables.",
+        "",
+        "Readings (default: the reading each rule point in `models/armada/editions.toml` names):",
+        "",
+        *(f"- `{k}`: {v}" for k, v in variant_names().items()),
         "",
         f"Stopping before the third roll: the largest difference between the solitaire tables "
         f"with and without it, over all {base.n_states} states, is {same!r} (keeping all five "
@@ -89,7 +97,8 @@ def opening_report(base: Game) -> tuple[dict, str]:
               [[k, c["games"], fmt_float(c["mean"]), fmt_float(c["se"]), fmt_float(c["exact"]),
                 f"{c['z']:+.2f}"] for k, c in checks.items()], "lrrrrr", markdown=True),
     ]
-    payload = {"board": base.board.label, "values": data, "stop_early_max_difference": same,
+    payload = {"board": base.board.label, "values": data, "largest_change": spread,
+               "stop_early_max_difference": same,
                "self_play": checks}
     return payload, "\n".join(md)
 

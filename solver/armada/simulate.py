@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.armada.game import Game
+from solver.armada.game import OBJECTIVES, Game
 from solver.armada.turn import SKULL, finals_batch
-from solver.armada.wholegame import OBJECTIVES
 
 
 def _roll(rng: np.random.Generator, game: Game, n: np.ndarray) -> np.ndarray:

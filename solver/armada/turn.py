@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.armada.game import Game
-from solver.armada.wholegame import OBJECTIVES
+from solver.armada.game import OBJECTIVES, Game
 from solver.engine.horizon import carry
 
 SKULL = -1  # target index of the skull token

@@ -14,18 +14,14 @@ Objectives (``sign`` is how the next state's value enters an option's value):
 
 from __future__ import annotations
 
-import io
-import sys
 from collections.abc import Callable
 
 import numpy as np
 from numba import njit, prange
 
-from solver.armada.game import Game
+from solver.armada.game import OBJECTIVES, Game
 from solver.engine.kernels import NEG, lane_args, lane_turn
-from solver.util import atomic_write_bytes, cache_dir, cache_key
 
-OBJECTIVES = {"turn": 0.0, "solo": 1.0, "duel": -1.0}
 LANES = 32
 
 
@@ -126,30 +122,4 @@ def solve_table(
                      lanes)
         if progress is not None:
             progress(len(codes))
-    return table
-
-
-def cache_path(game: Game, objective: str):
-    key = cache_key("armada", game.key(), objective)
-    return cache_dir() / "armada" / f"{objective}-{key}.npy"
-
-
-def load_table(
-    game: Game, objective: str, rebuild: bool = False, show_progress: bool = True
-) -> np.ndarray:
-    """The table from the user cache (memory-mapped), solving and caching it if absent."""
-    path = cache_path(game, objective)
-    if path.exists() and not rebuild:
-        return np.load(path, mmap_mode="r")
-    if show_progress:
-        import click
-
-        total = sum(len(c) for c, _ in layers(game))
-        with click.progressbar(length=total, label=f"solving {objective}", file=sys.stderr) as bar:
-            table = solve_table(game, objective, bar.update)
-    else:
-        table = solve_table(game, objective)
-    buf = io.BytesIO()
-    np.save(buf, table)
-    atomic_write_bytes(path, buf.getvalue())
     return table
