@@ -105,8 +105,7 @@ def test_malformed_board_file(tmp_path, capsys):
     assert code == 2 and err.startswith("error: bad board file") and err.count("\n") == 1
 
 
-def test_user_board_file_is_used(tmp_path, capsys):
-    """A two-pier transcription: the value changes and the label says transcription."""
+def write_small_board(tmp_path):
     small = tmp_path / "mine.toml"
     small.write_text(
         "[board]\nname = 'mine'\n"
@@ -115,6 +114,12 @@ def test_user_board_file_is_used(tmp_path, capsys):
         + "[[pier]]\nname = 'barrels'\nkind = 'count'\nvalues = [1, 2]\nneed = [2, 3]\n"
         "allowed = [['barrel'], ['barrel']]\n"
     )
+    return small
+
+
+def test_user_board_file_is_used(tmp_path, capsys):
+    """A one-pier transcription: the value changes and the label says transcription."""
+    small = write_small_board(tmp_path)
     code, out, _ = run(["armada", "value", "--objective", "solo", "--board", str(small),
                         "--board-state", "0/0", "--json"], capsys)
     data = json.loads(out)
@@ -126,3 +131,23 @@ def test_help_has_examples(capsys):
     for cmd in ("hold", "value", "solve", "variants"):
         code, out, _ = run(["armada", cmd, "--help"], capsys)
         assert code == 0 and "treasure armada" in out
+
+
+def test_solve_caches_and_rebuilds(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TREASURE_CACHE", str(tmp_path / "cache"))
+    small = write_small_board(tmp_path)
+    argv = ["armada", "solve", "--objective", "duel", "--board", str(small), "--json"]
+    code, out, err = run(argv, capsys)
+    first = json.loads(out)
+    assert code == 0 and first["states"] == 3 * 7 and "solving duel" in err
+    code, out, err = run(argv, capsys)
+    assert json.loads(out)["opening"] == first["opening"] and "solving" not in err
+    code, out, err = run([*argv, "--no-cache"], capsys)
+    assert json.loads(out)["opening"] == first["opening"] and "solving duel" in err
+    assert (tmp_path / "cache" / "armada").is_dir()
+
+
+def test_variants_listed(capsys):
+    code, out, _ = run(["armada", "variants", "--json"], capsys)
+    assert code == 0 and {"may-take-skull", "five-kind-full-house", "no-early-stop"} <= set(
+        json.loads(out))

@@ -38,6 +38,18 @@ def run() -> None:
               f"({rate / int(threads):,.0f} per thread); peak memory {peak} MB; "
               f"imports + JIT {float(setup):.2f} s; opening {opening}  goal < 30 s, < 2 GB")
 
+    import numpy as np
+
+    from solver.armada.game import default_game
+
+    horizon = default_game().horizon
+    batch = np.random.default_rng(0).normal(size=(4000, len(horizon.space.full)))
+    start = time.perf_counter()
+    horizon.value(batch)
+    numpy_rate = len(batch) / (time.perf_counter() - start)
+    print(f"for comparison, the same three-roll sub-problem in plain batched numpy "
+          f"(solver.engine.horizon): {numpy_rate:,.0f} per s")
+
     with tempfile.TemporaryDirectory() as cache:
         env["TREASURE_CACHE"] = cache
         base = [sys.executable, "-m", "solver", "armada"]

@@ -129,7 +129,7 @@ def value(state, objective, as_json, board_file, variants) -> None:
     from solver.armada.text import table
 
     click.echo(result["board"])
-    click.echo(f"{state}: expected {result['expected']:.4f}  ({result['meaning']})")
+    click.echo(f"{state}: expected {result['expected']:.4f}  [{objective}: {result['meaning']}]")
     rows = [[t["pier"], t["requirement"], t["doubloon"], f"{t['option_value']:.3f}",
              f"{result['turn_reach'].get(t['pier'], 0.0):.3f}"] for t in result["targets"]]
     click.echo(table(["pier", "next requirement", "doubloon", "option value", "P(this turn)"],
