@@ -1,0 +1,172 @@
+"""The rules of Die Dracheninsel as data: terrains, colours, deck, coins and named variants.
+
+Everything is read from ``models/dracheninsel/*.toml``; code asks this module, never a literal.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from solver.util import MODELS_DIR, InputError
+
+MODEL_DIR = MODELS_DIR / "dracheninsel"
+
+
+def normalise(name: str) -> str:
+    """Lower-case, German umlauts spelt out, every run of other characters one hyphen."""
+    text = str(name).strip().lower()
+    for a, b in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        text = text.replace(a, b)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    out, dash = [], False
+    for ch in text:
+        if ch.isalnum():
+            out.append(ch)
+            dash = False
+        elif not dash and out:
+            out.append("-")
+            dash = True
+    return "".join(out).strip("-")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action a card can show."""
+
+    name: str
+    german: str
+    background: str
+    route: str  # what the router may do with it ("" = nothing plannable)
+
+
+@dataclass
+class Rules:
+    """The game's data, loaded from one model folder."""
+
+    terrains: list[str]
+    terrain_german: dict[str, str]
+    colour_of: dict[str, str]  # terrain -> hunter colour
+    fill: dict[str, str]
+    colour_german: dict[str, str]
+    actions: dict[str, Action]
+    hand_size: int
+    board: dict
+    components: dict
+    coins: dict
+    deck_terrain: dict
+    deck_actions: dict[str, int]
+    variants: dict[str, dict]
+    raw: dict = field(repr=False, default_factory=dict)
+
+    @property
+    def colours(self) -> list[str]:
+        return [self.colour_of[t] for t in self.terrains]
+
+    def terrain_of(self, colour: str) -> str:
+        for t, c in self.colour_of.items():
+            if c == colour:
+                return t
+        raise InputError(f"unknown colour {colour!r}")
+
+    def parse_colour(self, text: str) -> str:
+        """A hunter colour from an English or German colour or terrain name."""
+        key = normalise(text)
+        for t in self.terrains:
+            c = self.colour_of[t]
+            names = {c, normalise(self.colour_german[c]), t, normalise(self.terrain_german[t])}
+            if c == "grey":
+                names.add("gray")
+            if key in names:
+                return c
+        raise InputError(
+            f"unknown hunter colour {text!r}; known: {', '.join(self.colours)}"
+        )
+
+    def parse_terrain(self, text: str) -> str:
+        """A terrain from its English or German name."""
+        key = normalise(text)
+        for t in self.terrains:
+            if key in (t, normalise(self.terrain_german[t])):
+                return t
+        raise InputError(f"unknown terrain {text!r}; known: {', '.join(self.terrains)}")
+
+
+def read_toml(path: str | Path, what: str = "model file") -> dict:
+    """Parse a TOML file; a missing or malformed file is an InputError naming ``what``."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError as err:
+        raise InputError(f"{what} not found: {path}") from err
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{path}: malformed TOML ({err})") from err
+    except OSError as err:
+        raise InputError(f"{what} {path}: {err.strerror}") from err
+
+
+def load_rules(model_dir: Path = MODEL_DIR) -> Rules:
+    """Read rules.toml and variants.toml from a model folder."""
+    raw = read_toml(model_dir / "rules.toml")
+    variants = read_toml(model_dir / "variants.toml")
+    terrains = [t["name"] for t in raw["terrain"]]
+    deck = raw["deck"]
+    actions_counts = {k: v for k, v in deck["actions"].items() if k != "assumption"}
+    return Rules(
+        terrains=terrains,
+        terrain_german={t["name"]: t["german"] for t in raw["terrain"]},
+        colour_of={t["name"]: t["colour"] for t in raw["terrain"]},
+        fill={t["name"]: t["fill"] for t in raw["terrain"]},
+        colour_german={t["colour"]: t["colour_german"] for t in raw["terrain"]},
+        actions={
+            a["name"]: Action(a["name"], a["german"], a["background"], a["route"])
+            for a in raw["action"]
+        },
+        hand_size=int(raw["game"]["hand_size"]),
+        board=raw["board"],
+        components=raw["components"],
+        coins=raw["coins"],
+        deck_terrain=deck["terrain"],
+        deck_actions=actions_counts,
+        variants=variants,
+        raw=raw,
+    )
+
+
+@lru_cache(maxsize=1)
+def rules() -> Rules:
+    """The shipped rules (cached)."""
+    return load_rules()
+
+
+def resolve_variants(chosen: dict[str, str] | None = None, model: Rules | None = None) -> dict:
+    """Every variant's reading: the defaults, overridden by ``chosen`` (validated by name)."""
+    model = model or rules()
+    out = {name: spec["default"] for name, spec in model.variants.items()}
+    for name, choice in (chosen or {}).items():
+        if name not in model.variants:
+            raise InputError(
+                f"unknown variant {name!r}; known: {', '.join(sorted(model.variants))}"
+            )
+        if choice not in model.variants[name]["choices"]:
+            raise InputError(
+                f"variant {name} has no choice {choice!r}; choices: "
+                + ", ".join(model.variants[name]["choices"])
+            )
+        out[name] = choice
+    return out
+
+
+def parse_variant_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``["flight-from-boat=forbidden", ...]`` -> a dict (CLI ``--variant``)."""
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise InputError(f"variant {item!r}: expected NAME=CHOICE")
+        name, choice = item.split("=", 1)
+        out[name.strip()] = choice.strip()
+    return resolve_variants(out)

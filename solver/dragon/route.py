@@ -1,0 +1,101 @@
+"""A route query (one turn of one hunter) and its answer, shared by both route finders.
+
+The answer's value is the pair ``(remaining, cards_used)``, compared in that order: a route that
+reaches the goal has ``remaining == 0``; otherwise ``remaining`` is the fewest cards the hunter
+would still need from where it stops, with terrain cards alone, on the island as the turn leaves
+it (``None`` when even that cannot reach the goal).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from solver.dragon.cards import Card
+from solver.dragon.model import resolve_variants
+from solver.dragon.position import Position
+from solver.util import InputError
+
+INF = 10**6  # "cannot reach the goal even with any number of terrain cards"
+
+
+@dataclass
+class RouteQuery:
+    """Position, mover, hand, goal and the readings of unclear rules."""
+
+    position: Position
+    hunter: str
+    hand: list[Card]
+    goal: str | None = None  # "treasure" | "boat"; None: boat when carrying, else treasure
+    variants: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        pos = self.position
+        model = pos.island.model
+        self.variants = resolve_variants(self.variants, model)
+        if self.hunter not in pos.hunters:
+            raise InputError(f"hunter {self.hunter} is not on the board in this position")
+        if len(self.hand) > model.hand_size:
+            raise InputError(f"a hand holds at most {model.hand_size} cards, got {len(self.hand)}")
+        me = pos.hunters[self.hunter]
+        carrying = me.partner is not None
+        if self.goal is None:
+            self.goal = "boat" if carrying else "treasure"
+        if self.goal not in ("treasure", "boat"):
+            raise InputError(f"unknown goal {self.goal!r}; use treasure or boat")
+        if self.goal == "boat" and not carrying:
+            raise InputError(f"{self.hunter} carries no treasure: its goal is the treasure field")
+        if self.goal == "treasure" and carrying:
+            raise InputError(f"{self.hunter} carries a treasure: its goal is a boat (--goal boat)")
+        if self.goal == "treasure" and pos.treasure is None:
+            raise InputError("no treasure is left on the treasure field")
+
+    @property
+    def own(self) -> str:
+        return self.position.island.model.terrain_of(self.hunter)
+
+    def kinds(self) -> list[tuple[Card, int]]:
+        """The hand as (card, count), in a fixed order."""
+        return sorted(Counter(self.hand).items())
+
+
+@dataclass
+class RouteResult:
+    """The best sequence of moves and card plays for the turn."""
+
+    reachable: bool
+    cards_used: int
+    remaining: int | None
+    plan: list[dict]
+    method: str = ""
+    seconds: float = 0.0
+
+    @property
+    def value(self) -> tuple[int, int]:
+        rem = INF if self.remaining is None else self.remaining
+        return (rem, self.cards_used)
+
+    def to_json(self) -> dict:
+        return {
+            "reachable": self.reachable,
+            "cards_used": self.cards_used,
+            "remaining": self.remaining,
+            "plan": self.plan,
+        }
+
+
+def step(action: str, to: str, card: str | None = None, **extra) -> dict:
+    """One plan entry: the action, the card played (if any), the field reached, details."""
+    out = {"action": action, "card": card, "to": to}
+    out.update({k: v for k, v in extra.items() if v is not None})
+    return out
+
+
+def plan_cards(plan: list[dict]) -> int:
+    """How many cards a plan plays (companion and landing cards included)."""
+    n = 0
+    for s in plan:
+        n += s.get("card") is not None
+        n += s.get("pay") is not None
+        n += s.get("with") is not None
+    return n

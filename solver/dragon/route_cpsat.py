@@ -1,0 +1,908 @@
+"""The CP-SAT router: the cheapest legal turn to the goal, else the turn that ends closest.
+
+The turn is a path through layers. Inside a layer the tiles do not change, so the hunter's
+moves form a unit flow over the island (steps, flights, the mover sent home); a swap of two
+tiles is the move from one layer to the next, made while the hunter stands still. Weite
+Reise, Drachenpatrouille and Angst & Schrecken on other hunters change no tile and can always
+be played first in the turn, so they are single choices for the whole turn. Cards are counted,
+not ordered: each paid entry, flight, swap, ... takes one card able to do it.
+
+A last layer, the continuation, walks on from where the turn ends to the goal on the island the
+turn leaves, paying one (imaginary) terrain card per field that is not free: its length is
+``remaining``. The objective is ``7 * remaining + cards`` (a hand has at most six cards), so
+reaching the goal comes first, ending closest second and spending few cards third.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+
+from ortools.sat.python import cp_model
+
+from solver.dragon.route import INF, RouteQuery, RouteResult, step
+from solver.dragon.route_repair import repair
+
+REM_WEIGHT = 7
+_EXTRA: dict = {}
+
+
+class _Layer:
+    """Arc and node variables of one layer of the turn."""
+
+    def __init__(self) -> None:
+        self.steps: dict[tuple[int, int], cp_model.IntVar] = {}
+        self.flights: dict[tuple[int, int, int], cp_model.IntVar] = {}
+        self.teleports: dict[int, cp_model.IntVar] = {}
+        self.leave_steps: dict[int, cp_model.IntVar] = {}
+        self.leave_flights: dict[tuple[int, int], cp_model.IntVar] = {}
+        self.goal: dict[int, cp_model.IntVar] = {}
+        self.stay: dict[int, cp_model.IntVar] = {}  # still here when the tiles are swapped
+        self.end: dict[int, cp_model.IntVar] = {}  # the turn ends here, short of the goal
+        self.efree: dict[int, cp_model.IntVar] = {}
+        self.epaid: dict[tuple, cp_model.IntVar] = {}
+        self.lfree: dict[int, cp_model.IntVar] = {}  # the same for the leaving pair
+        self.lpaid: dict[tuple, cp_model.IntVar] = {}
+
+    def paid_items(self):
+        return list(self.epaid.items()) + list(self.lpaid.items())
+
+
+class CpRouter:
+    """Builds and solves the CP-SAT model of one route query."""
+
+    def __init__(self, q: RouteQuery, swaps: int | None = None, relax_swaps: bool = False,
+                 min_swaps: int = 0) -> None:
+        """``swaps``: at most this many swap layers (a restriction). ``relax_swaps``: no swap
+        layers, but each swap card may instead pay for a field near a free tile (a joker), take
+        one field off the continuation, or be thrown away; ``min_swaps`` of them must be played
+        so (a relaxation of the routes with at least that many swaps: see ``cp_route``)."""
+        self.q = q
+        self.relax = relax_swaps
+        self.min_swaps = min_swaps
+        pos = q.position
+        isl = self.isl = pos.island
+        self.model_data = isl.model
+        self.terrains = isl.model.terrains
+        self.nt = len(self.terrains)
+        self.own = self.terrains.index(q.own)
+        self.T = isl.treasure
+        self.var = q.variants
+        me = pos.hunters[q.hunter]
+        self.me = me
+        self.carrying = me.partner is not None
+        self.partner = me.partner
+        self.start = me.at
+        self.tiles0 = [self.terrains.index(t) for t in pos.tiles]
+        self.treasure = pos.treasure is not None
+        self.kinds = q.kinds()
+        joker = self.var["double-card-joker"] == "joker"
+        self.can_pay = {
+            t: [k for k, (c, _) in enumerate(self.kinds) if c.pays(self.terrains[t], q.own, joker)]
+            for t in range(self.nt)
+        }
+        self.can = {
+            use: [k for k, (c, _) in enumerate(self.kinds) if c.does(use, isl.model)]
+            for use in ("flight", "long-journey", "swap-adjacent", "swap-any", "patrol", "fright")
+        }
+        self.count = {use: sum(self.kinds[k][1] for k in ks) for use, ks in self.can.items()}
+        self.n_swaps = sum(
+            n for k, (c, n) in enumerate(self.kinds)
+            if k in self.can["swap-adjacent"] or k in self.can["swap-any"]
+        )
+        if swaps is not None:
+            self.n_swaps = min(self.n_swaps, swaps)
+        self.swap_kinds = sorted(set(self.can["swap-adjacent"]) | set(self.can["swap-any"]))
+        if relax_swaps:
+            self.n_swaps = 0
+        # who stands where (the mover and its partner excepted)
+        self.lone: dict[int, list[str]] = {}  # field -> a lone hunter or a guard
+        self.pairs: dict[int, list[str]] = {}  # field -> the two carriers
+        self.waiter: str | None = None
+        self.in_boats: set[int] = set()
+        for h in pos.hunters.values():
+            if h.colour in (q.hunter, me.partner):
+                continue
+            if isl.kind[h.at] == "boat":
+                self.in_boats.add(h.at)
+            elif h.at == self.T:
+                self.waiter = h.colour
+            elif h.partner:
+                self.pairs.setdefault(h.at, []).append(h.colour)
+            else:
+                self.lone[h.at] = [h.colour]
+        self.dragons = sorted(pos.dragons)
+
+    # -- static facts ---------------------------------------------------------------------
+    def goal_nodes(self) -> list[int]:
+        if self.carrying:
+            return [self.isl.boat_node[self.q.hunter], self.isl.boat_node[self.partner]]
+        return [self.T]
+
+    def terminal(self, v: int) -> bool:
+        """Entering v ends the turn (or, for the second hunter, forces the leaving move)."""
+        if v == self.T:
+            return self.treasure and not self.carrying
+        return v in self.goal_nodes()
+
+    # -- model ----------------------------------------------------------------------------
+    def build(self) -> None:
+        m = self.m = cp_model.CpModel()
+        isl, nt, own = self.isl, self.nt, self.own
+        F = list(isl.fields)
+        S = self.S = self.n_swaps
+        # order-free choices --------------------------------------------------------------
+        self.lj = {}
+        if self.count["long-journey"]:
+            for t in range(nt):
+                if t != own and self.can_pay[t]:
+                    self.lj[t] = m.NewBoolVar(f"lj{t}")
+            if self.var["long-journey-stacking"] == "single":
+                m.Add(sum(self.lj.values()) <= 1)
+        self.rm = {}
+        patrol_cost = 1 if len(self.dragons) == 2 else 2
+        if self.count["patrol"] >= patrol_cost:
+            for d in self.dragons:
+                self.rm[d] = m.NewBoolVar(f"rm{d}")
+        self.fo, self.raid, self.f2 = {}, {}, {}
+        self.fw = None
+        if self.count["fright"]:
+            for f in self.lone:
+                self.fo[f] = m.NewBoolVar(f"fo{f}")
+            for p in self.pairs:
+                if not self.carrying and self.var["raid-and-abandon"] == "allowed":
+                    self.raid[p] = m.NewBoolVar(f"raid{p}")
+                if self.count["fright"] >= 2:
+                    self.f2[p] = m.NewBoolVar(f"f2{p}")
+            if self.waiter and not self.carrying:
+                self.fw = m.NewBoolVar("fw")
+        # tiles per layer -------------------------------------------------------------------
+        self.tile = [{(f, t): int(self.tiles0[f] == t) for f in F for t in range(nt)}]
+        for e in range(1, S + 1):
+            lay = {(f, t): m.NewBoolVar(f"T{e}_{f}_{t}") for f in F for t in range(nt)}
+            for f in F:
+                m.AddExactlyOne(lay[f, t] for t in range(nt))
+            self.tile.append(lay)
+        # layers ------------------------------------------------------------------------------
+        self.layers = [self._build_layer(e) for e in range(S + 1)]
+        self._link_layers()
+        self._build_continuation()
+        self._cards()
+        # reaching the goal first, then ending closest, then spending few cards
+        self.m.Minimize(self.objective_expr())
+
+    def hand_count(self) -> int:
+        return sum(n for _, n in self.kinds)
+
+    def objective_expr(self):
+        return REM_WEIGHT * (self.rem + self.ended) + self.cards_used
+
+    def _open(self, v: int):
+        """May v be entered (by a move)? 0, 1, or a linear expression of choices.
+
+        A carrying pair's field opens for two fright cards (both sent home) or, raided by a
+        hunter who then sends its new partner home, for one; after the raid the field is empty.
+        """
+        isl = self.isl
+        if isl.kind[v] == "boat":
+            owner = isl.boat_owner[v]
+            if self.carrying:
+                return int(owner in (self.q.hunter, self.partner))
+            return int(owner == self.q.hunter and v not in self.in_boats)
+        if v == self.T:
+            if self.treasure:
+                return int(not self.carrying)
+            if self.carrying:
+                return int(self.var["empty-treasure-field-carriers"] == "open")
+            return 1
+        if v in self.dragons:
+            return self.rm.get(v, 0)
+        if v in self.lone:
+            return self.fo.get(v, 0)
+        if v in self.pairs:
+            return self.f2.get(v, 0) + self.raid.get(v, 0)
+        return 1
+
+    def _build_layer(self, e: int) -> _Layer:
+        m, isl = self.m, self.isl
+        L = _Layer()
+        N = len(isl.names)
+        flight_ok = self.count["flight"] > 0
+        for u in range(N):
+            if self.terminal(u):
+                continue
+            if u == self.T and not self.treasure and self._open(self.T) == 0:
+                continue
+            for v in isl.adj[u]:
+                if _closed(self._open(v)):
+                    continue
+                L.steps[u, v] = m.NewBoolVar(f"s{e}_{u}_{v}")
+            grounded = isl.kind[u] == "boat" and self.var["flight-from-boat"] == "forbidden"
+            if flight_ok and not grounded:
+                for b, land in isl.flights(u):
+                    if b in self.dragons and b not in self.rm:
+                        continue
+                    if _closed(self._open(land)):
+                        continue
+                    var = m.NewBoolVar(f"f{e}_{u}_{b}_{land}")
+                    if b in self.rm:
+                        m.Add(var <= self.rm[b])
+                    L.flights[u, b, land] = var
+            if (self.count["fright"] and not self.carrying
+                    and u != isl.boat_node[self.q.hunter]):
+                L.teleports[u] = m.NewBoolVar(f"tp{e}_{u}")
+        if self.waiter and not self.carrying:
+            for h in isl.adj[self.T]:
+                if isl.is_field(h) and not _closed(self._open(h)):
+                    L.leave_steps[h] = m.NewBoolVar(f"ls{e}_{h}")
+            if flight_ok and self.var["treasure-leave-by-flight"] == "allowed":
+                for b, land in isl.flights(self.T):
+                    if b in self.dragons and b not in self.rm:
+                        continue
+                    if not isl.is_field(land) or _closed(self._open(land)):
+                        continue
+                    var = m.NewBoolVar(f"lf{e}_{b}_{land}")
+                    if b in self.rm:
+                        m.Add(var <= self.rm[b])
+                    L.leave_flights[b, land] = var
+        for g in self.goal_nodes():
+            L.goal[g] = m.NewBoolVar(f"g{e}_{g}")
+        return L
+
+    def _link_layers(self) -> None:
+        m, isl, S = self.m, self.isl, self.S
+        N = len(isl.names)
+        own_boat = isl.boat_node[self.q.hunter]
+        F = list(isl.fields)
+        self.stay_swap = []
+        for e, L in enumerate(self.layers):
+            ins, outs, ents = defaultdict(list), defaultdict(list), defaultdict(list)
+            for (u, v), x in L.steps.items():
+                outs[u].append(x)
+                ins[v].append(x)
+                ents[v].append(x)
+            for (u, _b, v), x in L.flights.items():
+                outs[u].append(x)
+                ins[v].append(x)
+                ents[v].append(x)
+            for u, x in L.teleports.items():
+                outs[u].append(x)
+            lents = defaultdict(list)  # the pair leaving the treasure field (may go back)
+            for h, x in L.leave_steps.items():
+                outs[self.T].append(x)
+                lents[h].append(x)
+            for (_b, v), x in L.leave_flights.items():
+                outs[self.T].append(x)
+                lents[v].append(x)
+            L.ins, L.ents = ins, ents
+            for v in range(N):
+                if self.terminal(v):
+                    continue
+                L.end[v] = m.NewBoolVar(f"end{e}_{v}")
+                if e < S:
+                    L.stay[v] = m.NewBoolVar(f"k{e}_{v}")
+            home = list(L.teleports.values())
+            for v in range(N):
+                src = self.layers[e - 1].stay.get(v, 0) if e > 0 else int(v == self.start)
+                arrive = ins[v] + (home if v == own_boat else [])
+                out = sum(outs[v]) + L.stay.get(v, 0) + L.end.get(v, 0) + L.goal.get(v, 0)
+                m.Add(src + sum(arrive) == out)
+                every = ents[v] + (home if v == own_boat else [])  # teleports are not entries
+                if every:
+                    m.Add(src + sum(every) <= 1)
+                for entries, leave in ((ents[v], False), (lents[v], True)):
+                    if not entries:
+                        continue
+                    opened = self._open(v)
+                    if not isinstance(opened, int):
+                        m.Add(sum(entries) <= opened)
+                    if isl.is_field(v):
+                        self._pay_entry(e, L, v, sum(entries), leave)
+            # the second hunter on the treasure field must leave it at once with the pair
+            if self.T in L.goal and self.waiter:
+                leaving = sum(L.leave_steps.values()) + sum(L.leave_flights.values())
+                if self.fw is None:
+                    m.Add(L.goal[self.T] == 0)
+                else:
+                    m.Add(L.goal[self.T] <= self.fw)
+                    m.Add(leaving <= 1 - self.fw)
+        # a raid must really happen for the fright card it costs
+        for p, r in self.raid.items():
+            m.Add(r <= sum(sum(L.ins[p]) for L in self.layers))
+        # transitions: the hunter stands still while two tiles are swapped
+        for e in range(S):
+            L = self.layers[e]
+            sw_adj = m.NewBoolVar(f"swa{e}")
+            sw_any = m.NewBoolVar(f"swy{e}") if self.count["swap-any"] else None
+            sw = sw_adj + (sw_any if sw_any is not None else 0)
+            m.Add(sum(L.stay.values()) == sw)
+            a = {f: m.NewBoolVar(f"a{e}_{f}") for f in F}
+            w = {}
+            for f in F:
+                for g in isl.adj[f]:
+                    if isl.is_field(g) and f < g:
+                        w[f, g] = m.NewBoolVar(f"w{e}_{f}_{g}")
+            m.Add(sum(w.values()) == sw_adj)
+            b = {}
+            if sw_any is not None:
+                b = {f: m.NewBoolVar(f"b{e}_{f}") for f in F}
+                m.Add(sum(b.values()) == 2 * sw_any)
+            touching = defaultdict(list)
+            for (f1, g1), x in w.items():
+                touching[f1].append(x)
+                touching[g1].append(x)
+            for f in F:
+                m.Add(a[f] == sum(touching[f]) + (b[f] if b else 0))
+                m.Add(a[f] + L.stay.get(f, 0) <= 1)
+                self._swappable(e, a[f], f)
+            self._swap_tiles(e, a)
+            self.stay_swap.append((sw_adj, sw_any, a))
+            # redundant, for a tight relaxation: a tile moves only at a swap's two ends, and
+            # every terrain keeps its number of tiles
+            nxt_tiles = self.tile[e + 1]
+            for f in F:
+                changes = [s[2][f] for s in self.stay_swap]
+                m.Add(1 - nxt_tiles[f, self.tiles0[f]] <= sum(changes))
+            for t in range(self.nt):
+                m.Add(sum(nxt_tiles[f, t] for f in F) == sum(self.tiles0[f] == t for f in F))
+            nxt = self.layers[e + 1]
+            for x in (list(nxt.steps.values()) + list(nxt.flights.values())
+                      + list(nxt.teleports.values()) + list(nxt.leave_steps.values())
+                      + list(nxt.leave_flights.values())):
+                m.Add(x <= sw)
+            # Canonical order (it loses no route): a swap can always be put off until just
+            # before the first move that enters one of its two fields, another swap, or the
+            # end of the turn. So the first move after a swap enters one of its fields.
+            for p, here in L.stay.items():
+                for x, target in self._first_moves(nxt, p):
+                    m.Add(x <= (a[target] if target in a else 0) + 1 - here)
+
+    def _first_moves(self, L: _Layer, p: int) -> list[tuple]:
+        """(arc, entered node) for every move out of node p in a layer."""
+        out = [(x, v) for (u, v), x in L.steps.items() if u == p]
+        out += [(x, v) for (u, _b, v), x in L.flights.items() if u == p]
+        if p in L.teleports:
+            out.append((L.teleports[p], self.isl.boat_node[self.q.hunter]))
+        if p == self.T:
+            out += [(x, h) for h, x in L.leave_steps.items()]
+            out += [(x, v) for (_b, v), x in L.leave_flights.items()]
+        return out
+
+    def _swappable(self, e: int, a, f: int) -> None:
+        """Tiles under a hunter or a dragon may not be swapped."""
+        m = self.m
+        if f in self.dragons:
+            m.Add(a <= self.rm.get(f, 0))
+        elif f in self.lone:
+            m.Add(a <= self.fo.get(f, 0))
+        elif f in self.pairs:
+            raided = []
+            if f in self.raid:
+                raided = [x for k in range(e + 1) for x in self.layers[k].ins[f]]
+            m.Add(a <= self.f2.get(f, 0) + sum(raided))
+
+    def _swap_tiles(self, e: int, a: dict) -> None:
+        """Tiles of layer e+1: the same as layer e except at the swap's two fields, which
+        trade their terrains. Written as plain linear constraints (a tight relaxation)."""
+        m, nt = self.m, self.nt
+        cur, nxt = self.tile[e], self.tile[e + 1]
+        for t in range(nt):
+            before, after = [], []
+            for f in a:
+                q = m.NewBoolVar(f"q{e}_{f}_{t}")
+                _and(m, q, a[f], nxt[f, t])
+                after.append(q)
+                if isinstance(cur[f, t], int):
+                    if cur[f, t]:
+                        before.append(a[f])
+                else:
+                    p = m.NewBoolVar(f"p{e}_{f}_{t}")
+                    _and(m, p, a[f], cur[f, t])
+                    before.append(p)
+            m.Add(sum(before) == sum(after))
+        for f in a:
+            for t in range(nt):
+                # unchanged unless swapped; a swapped field changes its terrain
+                m.Add(nxt[f, t] - cur[f, t] <= a[f])
+                m.Add(cur[f, t] - nxt[f, t] <= a[f])
+                m.Add(nxt[f, t] + cur[f, t] <= 2 - a[f])
+
+    def _pay_entry(self, e: int, L: _Layer, f: int, entered, leave: bool = False) -> None:
+        """An entry into field f is free (own terrain, Weite Reise) or paid by one card.
+        The pair leaving the treasure field pays apart (it may step back where it came from)."""
+        m, own = self.m, self.own
+        tile = self.tile[e]
+        tag = "l" if leave else "e"
+        free = m.NewBoolVar(f"{tag}f{e}_{f}")
+        (L.lfree if leave else L.efree)[f] = free
+        paid = []
+        for t in range(self.nt):
+            if t == own or isinstance(tile[f, t], int) and not tile[f, t]:
+                continue
+            if not self.can_pay[t]:
+                continue
+            x = m.NewBoolVar(f"{tag}p{e}_{f}_{t}")
+            if not isinstance(tile[f, t], int):
+                m.Add(x <= tile[f, t])
+            (L.lpaid if leave else L.epaid)[f, t] = x
+            paid.append(x)
+        if self.relax and self.swap_kinds:
+            near = self._joker_reasons(f)
+            if near is not None:
+                x = m.NewBoolVar(f"{tag}j{e}_{f}")
+                if not isinstance(near, int):
+                    m.Add(x <= near)
+                (L.lpaid if leave else L.epaid)[f, "swap"] = x
+                paid.append(x)
+        m.Add(entered == free + sum(paid))
+        # free only on the own terrain or a terrain made free by Weite Reise
+        reasons = []
+        for t in range(self.nt):
+            if isinstance(tile[f, t], int):
+                if not tile[f, t]:
+                    continue
+                if t == own:
+                    return  # always free
+                if t in self.lj:
+                    reasons.append(self.lj[t])
+            else:
+                if t == own:
+                    reasons.append(tile[f, t])
+                elif t in self.lj:
+                    z = m.NewBoolVar(f"{tag}z{e}_{f}_{t}")
+                    m.Add(z <= tile[f, t])
+                    m.Add(z <= self.lj[t])
+                    reasons.append(z)
+        m.Add(free <= sum(reasons))
+
+    def _joker_reasons(self, f: int):
+        """When may a swap card stand in for the payment of field f in the relaxation?
+
+        Only where a swap could have brought a free tile: with no Tosende Elemente in hand, a
+        tile moves one field per swap, so a free tile (own terrain, or one made free by Weite
+        Reise) must lie within as many fields as there are Zerstörende Kräfte. Returns 1
+        (always), None (never) or an expression of the Weite Reise choices."""
+        if self.count["swap-any"]:
+            return 1
+        isl = self.isl
+        reach, frontier = {f}, [f]
+        for _ in range(self.count["swap-adjacent"]):
+            frontier = [g for v in frontier for g in isl.adj[v]
+                        if isl.is_field(g) and g not in reach]
+            reach |= set(frontier)
+        terrains = {self.tiles0[g] for g in reach}
+        if self.own in terrains:
+            return 1
+        lits = [self.lj[t] for t in sorted(terrains) if t in self.lj]
+        return sum(lits) if lits else None
+
+    def _build_continuation(self) -> None:
+        """After the turn: the cheapest walk to the goal with terrain cards alone."""
+        m, isl = self.m, self.isl
+        N = len(isl.names)
+        tile = self.tile[-1]  # no swap after the turn's end, so the last layer's tiles
+        C = self.cont = _Layer()
+        for u in range(N):
+            if self.terminal(u):
+                continue
+            for v in isl.adj[u]:
+                if not _closed(self._open(v)):
+                    C.steps[u, v] = m.NewBoolVar(f"cs_{u}_{v}")
+        if self.waiter and not self.carrying:
+            for h in isl.adj[self.T]:
+                if isl.is_field(h) and not _closed(self._open(h)):
+                    C.leave_steps[h] = m.NewBoolVar(f"cl_{h}")
+        for g in self.goal_nodes():
+            C.goal[g] = m.NewBoolVar(f"cg_{g}")
+        ins, outs = defaultdict(list), defaultdict(list)
+        for (u, v), x in C.steps.items():
+            outs[u].append(x)
+            ins[v].append(x)
+        for x in C.leave_steps.values():
+            outs[self.T].append(x)
+        self.ended = sum(x for L in self.layers for x in L.end.values())
+        rem_terms = []
+        for v in range(N):
+            src = sum(L.end[v] for L in self.layers if v in L.end)
+            m.Add(src + sum(ins[v]) == sum(outs[v]) + C.goal.get(v, 0))
+            leaving = [C.leave_steps[v]] if v in C.leave_steps else []
+            for entries in (ins[v], leaving):
+                if not entries:
+                    continue
+                opened = self._open(v)
+                if not isinstance(opened, int):
+                    m.Add(sum(entries) <= opened)
+                if not isl.is_field(v):
+                    continue
+                free_ok = tile[v, self.own]
+                if isinstance(free_ok, int):
+                    if not free_ok:
+                        rem_terms.append(sum(entries))
+                else:
+                    paid = m.NewIntVar(0, 2, f"cp_{v}_{len(rem_terms)}")
+                    m.Add(sum(entries) <= paid + free_ok)
+                    rem_terms.append(paid)
+        if self.T in C.goal and self.waiter:
+            if self.fw is None:
+                m.Add(C.goal[self.T] == 0)
+            else:
+                m.Add(C.goal[self.T] <= self.fw)
+                m.Add(sum(C.leave_steps.values()) <= 1 - self.fw)
+        self.rem = sum(rem_terms)
+
+    def _cards(self) -> None:
+        """Every card play of the route takes one card of the hand that can make it."""
+        m = self.m
+        demand: dict[tuple, object] = {}
+        if self.relax:
+            demand["swap-joker"] = sum(x for L in self.layers for k, x in L.paid_items()
+                                       if k[1] == "swap")
+            demand["waste"] = m.NewIntVar(0, self.hand_count(), "waste")
+        for t in range(self.nt):
+            if t == self.own:
+                continue
+            paid = [x for L in self.layers for key, x in L.paid_items() if key[1] == t]
+            demand["pay", t] = sum(paid)
+            if t in self.lj:
+                demand["ljw", t] = self.lj[t]
+        demand["long-journey"] = sum(self.lj.values())
+        demand["flight"] = sum(
+            sum(L.flights.values()) + sum(L.leave_flights.values()) for L in self.layers)
+        demand["swap-any"] = sum(s[1] for s in self.stay_swap if s[1] is not None)
+        demand["swap-adjacent"] = sum(s[0] for s in self.stay_swap)
+        patrol_cost = 1 if len(self.dragons) == 2 else 2
+        demand["patrol"] = patrol_cost * sum(self.rm.values())
+        if self.relax:
+            # a swap card may take one paid field off the continuation instead
+            most = self.count["swap-adjacent"] + self.count["swap-any"]
+            tokens = self.m.NewIntVar(0, most, "tok")
+            self.tokens = tokens
+            self.m.Add(tokens <= self.rem)
+            self.rem = self.rem - tokens
+            demand["token"] = tokens
+        demand["fright"] = (sum(self.fo.values()) + sum(self.raid.values())
+                            + 2 * sum(self.f2.values()) + (self.fw if self.fw is not None else 0)
+                            + sum(sum(L.teleports.values()) for L in self.layers))
+        self.use = {}
+        supply = defaultdict(list)
+        for k, (_card, n) in enumerate(self.kinds):
+            mine = []
+            for t in range(self.nt):
+                if t != self.own and k in self.can_pay[t]:
+                    for key in (("pay", t), ("ljw", t)):
+                        if key in demand:
+                            mine.append(key)
+            for use in ("long-journey", "flight", "patrol", "fright", "swap-any"):
+                if k in self.can[use]:
+                    mine.append(use)
+            if self.relax and k in self.swap_kinds:
+                mine += ["token", "swap-joker", "waste"]
+            if k in self.can["swap-adjacent"] or k in self.can["swap-any"]:
+                mine.append("swap-adjacent")
+            xs = []
+            for key in mine:
+                x = m.NewIntVar(0, n, f"u{k}_{key}")
+                self.use[k, key] = x
+                supply[key].append(x)
+                xs.append(x)
+            if xs:
+                m.Add(sum(xs) <= n)
+        for key, need in demand.items():
+            m.Add(sum(supply[key]) == need)
+        if self.relax and self.min_swaps:
+            m.Add(sum(x for (k, _key), x in self.use.items() if k in self.swap_kinds)
+                  >= self.min_swaps)
+        self.cards_used = sum(self.use.values())
+
+    # -- solve and read the plan -------------------------------------------------------
+    def solve(self, workers: int = 1, time_limit: float = 60.0,
+              hint: CpRouter | None = None, lower: int | None = None,
+              plan_hint: list[dict] | None = None) -> RouteResult:
+        """Solve to optimality. ``hint``: a solved router of a restriction of this model (fewer
+        swap layers); its solution starts the search and its value bounds the objective."""
+        t0 = time.perf_counter()
+        if self.start == self.T:
+            return RouteResult(True, 0, 0, [], "cp-sat", 0.0)
+        self.build()
+        if hint is not None:
+            self.m.Add(self.objective_expr() <= hint.objective)
+            if plan_hint is None:
+                self._hint_from(hint)
+        if lower is not None:
+            self.m.Add(self.objective_expr() >= lower)
+        if plan_hint is not None:
+            self._hint_plan(plan_hint)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = workers
+        solver.parameters.max_time_in_seconds = time_limit
+        solver.parameters.cp_model_probing_level = 0
+        solver.parameters.random_seed = 0
+        for k, v in _EXTRA.items():
+            setattr(solver.parameters, k, v)
+        status = solver.Solve(self.m)
+        if status == cp_model.INFEASIBLE:
+            return RouteResult(False, 0, None, [], "cp-sat", time.perf_counter() - t0)
+        if status != cp_model.OPTIMAL:
+            raise RuntimeError(f"route model not solved ({solver.StatusName(status)})")
+        self.sol = solver
+        self.objective = int(round(solver.ObjectiveValue()))
+        rem = int(solver.Value(self.rem))
+        cards = int(solver.Value(self.cards_used))
+        plan = self._plan()
+        reached = rem == 0 and any(
+            solver.Value(x) for L in self.layers
+            for x in list(L.goal.values()) + list(L.leave_steps.values())
+            + list(L.leave_flights.values()))
+        return RouteResult(reached, cards, rem if rem < INF else None, plan, "cp-sat",
+                           time.perf_counter() - t0)
+
+    def _hint_from(self, other: CpRouter) -> None:
+        """Start from another model's solution (matched by variable name)."""
+        values = {}
+        proto = other.m.Proto()
+        for i, var in enumerate(proto.variables):
+            if var.name:
+                values[var.name] = other.sol.Value(other.m.GetIntVarFromProtoIndex(i))
+        proto = self.m.Proto()
+        for i, var in enumerate(proto.variables):
+            if var.name in values:
+                self.m.AddHint(self.m.GetIntVarFromProtoIndex(i), values[var.name])
+
+    def _hint_plan(self, plan: list[dict]) -> None:
+        """Suggest a plan (as written by ``_plan``) to the solver, move by move."""
+        isl = self.isl
+        node = isl.node
+        chosen = []
+        e, at = 0, self.start
+        L = self.layers[0]
+        raided = None
+        for entry in plan:
+            action = entry["action"]
+            if action == "long-journey":
+                chosen.append(self.lj.get(self.terrains.index(entry["terrain"])))
+            elif action == "patrol" and entry.get("dragon"):
+                chosen.append(self.rm.get(node(entry["dragon"])))
+            elif action == "fright":
+                who = entry["target"]
+                if who == self.q.hunter:
+                    chosen.append(L.teleports.get(at))
+                    at = isl.boat_node[who]
+                elif who == raided:
+                    pass
+                elif who == self.waiter:
+                    chosen.append(self.fw)
+                else:
+                    spot = self.q.position.hunters[who].at
+                    chosen.append(self.fo.get(spot) if spot in self.lone else self.f2.get(spot))
+            elif action in ("step", "flight"):
+                v = node(entry["to"])
+                b = node(entry["over"]) if action == "flight" else None
+                if entry.get("leave"):
+                    arc = L.leave_flights.get((b, v)) if b is not None else L.leave_steps.get(v)
+                else:
+                    arc = L.flights.get((at, b, v)) if b is not None else L.steps.get((at, v))
+                chosen.append(arc)
+                if entry.get("raid"):
+                    chosen.append(self.raid.get(v))
+                    raided = [c for c in self.pairs.get(v, []) if c != entry["raid"]][0]
+                at = v
+            elif action == "swap":
+                if e >= len(self.stay_swap):
+                    return
+                sw_adj, sw_any, a = self.stay_swap[e]
+                f, g = sorted(node(x) for x in entry["swap"])
+                chosen += [L.stay.get(at), a[f], a[g]]
+                adjacent = g in isl.adj[f] and (sw_any is None or not self.kinds_any(entry["card"]))
+                chosen.append(sw_adj if adjacent else sw_any)
+                e += 1
+                L = self.layers[e]
+        if at in L.goal:
+            chosen.append(L.goal[at])
+        elif at in L.end:
+            chosen.append(L.end[at])
+        seen = set()
+        for x in chosen:
+            if x is not None and not isinstance(x, int) and x.Index() not in seen:
+                seen.add(x.Index())
+                self.m.AddHint(x, 1)
+
+    def kinds_any(self, card_name: str) -> bool:
+        """Is the named card a Tosende Elemente (any two tiles)?"""
+        return any(self.kinds[k][0].name == card_name for k in self.can["swap-any"])
+
+    def continuation_nodes(self) -> list[int]:
+        """The solved continuation's cells, in order (empty when the goal is reached)."""
+        val = self.sol.Value
+        succ = {u: v for (u, v), x in self.cont.steps.items() if val(x)}
+        for h, x in self.cont.leave_steps.items():
+            if val(x):
+                succ[self.T] = h
+        start = [v for L in self.layers for v, x in L.end.items() if val(x)]
+        out, at = [], start[0] if start else None
+        while at is not None and at in succ and len(out) < 200:
+            at = succ.pop(at)
+            out.append(at)
+        return out
+
+    def _plan(self) -> list[dict]:
+        """Order the chosen actions into a playable sequence and name the cards."""
+        val = self.sol.Value
+        isl = self.isl
+        names = isl.names
+        pools: dict = defaultdict(list)
+        for (k, key), x in sorted(self.use.items(), key=lambda kv: (str(kv[0][1]), kv[0][0])):
+            pools[key] += [self.kinds[k][0].name] * int(val(x))
+
+        def take(key) -> str:
+            return pools[key].pop(0)
+
+        here = names[self.start]
+        plan: list[dict] = []
+        for t, x in sorted(self.lj.items()):
+            if val(x):
+                plan.append(step("long-journey", here, take("long-journey"),
+                                 **{"with": take(("ljw", t)), "terrain": self.terrains[t]}))
+        touched = self._touched_cells()
+        places = self._dragon_places(touched)
+        removed = [d for d in self.dragons if val(self.rm.get(d, 0))]
+        if removed and len(self.dragons) < 2:
+            plan.append(step("patrol", here, take("patrol"), place=places.pop(0)))
+        for d in removed:
+            plan.append(step("patrol", here, take("patrol"), dragon=names[d], place=places.pop(0)))
+        for f, who in sorted(self.lone.items()):
+            if val(self.fo.get(f, 0)):
+                plan.append(step("fright", here, take("fright"), target=who[0]))
+        for p, who in sorted(self.pairs.items()):
+            if val(self.f2.get(p, 0)):
+                for colour in sorted(who):
+                    plan.append(step("fright", here, take("fright"), target=colour))
+        if self.fw is not None and val(self.fw):
+            plan.append(step("fright", here, take("fright"), target=self.waiter))
+        at = self.start
+        for e, L in enumerate(self.layers):
+            at, done = self._walk(L, at, plan, take)
+            if done or e == len(self.layers) - 1:
+                break
+            sw_adj, sw_any, a = self.stay_swap[e]
+            if not val(sw_adj) and not (sw_any is not None and val(sw_any)):
+                break
+            ends = [names[f] for f in sorted(a) if val(a[f])]
+            card = take("swap-any") if sw_any is not None and val(sw_any) else take("swap-adjacent")
+            plan.append(step("swap", names[at], card, swap=ends))
+        return plan
+
+    def _walk(self, L: _Layer, at: int, plan: list[dict], take) -> tuple[int, bool]:
+        """Follow one layer's flow from ``at``, appending its moves; return (end, goal reached)."""
+        val = self.sol.Value
+        isl, names = self.isl, self.isl.names
+        succ: dict[int, tuple] = {}
+        for (u, v), x in L.steps.items():
+            if val(x):
+                succ[u] = ("step", v, None)
+        for (u, b, v), x in L.flights.items():
+            if val(x):
+                succ[u] = ("flight", v, b)
+        for u, x in L.teleports.items():
+            if val(x):
+                succ[u] = ("home", isl.boat_node[self.q.hunter], None)
+        for h, x in L.leave_steps.items():
+            if val(x):
+                succ[self.T] = ("leave-step", h, None)
+        for (b, v), x in L.leave_flights.items():
+            if val(x):
+                succ[self.T] = ("leave-flight", v, b)
+        guard = 0
+        while at in succ:
+            guard += 1
+            if guard > 500:
+                raise RuntimeError("route flow does not end")
+            kind, v, over = succ.pop(at)
+            if kind == "home":
+                plan.append(step("fright", names[v], take("fright"), target=self.q.hunter))
+                at = v
+                continue
+            card = use = None
+            free, paid = (L.lfree, L.lpaid) if kind.startswith("leave") else (L.efree, L.epaid)
+            if isl.is_field(v) and not val(free.get(v, 1)):
+                (t,) = [t for (f, t), x in paid.items() if f == v and val(x)]
+                if t == "swap":  # the relaxation's joker
+                    card, use = take("swap-joker"), self.q.position.tiles[v]
+                else:
+                    card, use = take(("pay", t)), self.terrains[t]
+            leave = True if kind.startswith("leave") else None
+            raid = None
+            if v in self.raid and val(self.raid[v]) and not getattr(self, "_raided", set()) & {v}:
+                self._raided = getattr(self, "_raided", set()) | {v}
+                home, stay = sorted(self.pairs[v])
+                raid = home
+            if kind.endswith("flight"):
+                plan.append(step("flight", names[v], take("flight"), over=names[over], pay=card,
+                                 use=use, leave=leave, raid=raid))
+            else:
+                plan.append(step("step", names[v], card, use=use, leave=leave, raid=raid))
+            if raid:
+                plan.append(step("fright", names[v], take("fright"), target=stay))
+            at = v
+            if leave or v in L.goal and val(L.goal[v]):
+                return at, True
+        return at, False
+
+    def _touched_cells(self) -> set[int]:
+        """Cells the route enters, flies over or swaps, and the continuation's cells."""
+        val = self.sol.Value
+        out = {self.start}
+        for L in self.layers + [self.cont]:
+            for (u, v), x in L.steps.items():
+                if val(x):
+                    out |= {u, v}
+            for (u, b, v), x in L.flights.items():
+                if val(x):
+                    out |= {u, b, v}
+            for h, x in L.leave_steps.items():
+                if val(x):
+                    out.add(h)
+            for (b, v), x in L.leave_flights.items():
+                if val(x):
+                    out |= {b, v}
+        for _adj, _any, a in self.stay_swap:
+            out |= {f for f, x in a.items() if val(x)}
+        return out
+
+    def _dragon_places(self, touched: set[int]) -> list[str]:
+        """Legal fields for dragons moved out of the way, away from everything the route uses."""
+        isl = self.isl
+        taken = set(self.dragons) | set(self.lone) | set(self.pairs) | touched | set(isl.fronts)
+        return [isl.names[f] for f in isl.fields if f not in taken][:4]
+
+
+def cp_route(q: RouteQuery, workers: int = 1, time_limit: float = 60.0) -> RouteResult:
+    """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers.
+
+    Round k solves the model with k swap layers: a restriction of the turn, so its route is
+    legal; it starts from round k-1's route and must do at least as well. Before round k+1 a
+    relaxation bounds every route that plays at least k+1 swap cards: no swap layers, but each
+    swap card may pay for a field within reach of a free tile (a joker), take one paid field
+    off the continuation, or be thrown away. This is a relaxation because a swap costs a card
+    and newly frees at most one of its two fields (were both free afterwards, both tiles were
+    of free terrains before), the tile it brings travels one field per Zerstörende Kräfte, and
+    a route needs to enter a field at most once per state of its tile. When the bound reaches
+    round k's value, round k is optimal; the last possible round has a layer for every swap
+    card and is optimal by itself.
+    """
+    t0 = time.perf_counter()
+    most = CpRouter(q).n_swaps
+    prev = CpRouter(q, swaps=0)
+    result = prev.solve(workers, time_limit)
+    mixed = any(len(c.actions) > 1 and (c.does("swap-adjacent") or c.does("swap-any"))
+                for c in q.hand)
+    for k in range(1, most + 1):
+        if result.remaining is None:
+            break
+        lower, plan = None, None
+        if not mixed:
+            relaxed = CpRouter(q, relax_swaps=True, min_swaps=k)
+            relaxed_result = relaxed.solve(workers, time_limit)
+            if relaxed_result.remaining is None:
+                break  # no route with k or more swaps at all
+            lower = relaxed.objective
+            if lower >= prev.objective:
+                break
+            plan = repair(relaxed, relaxed_result.plan, relaxed.sol.Value(relaxed.tokens),
+                          relaxed.continuation_nodes())
+        router = CpRouter(q, swaps=k)
+        result = router.solve(workers, time_limit, hint=prev, lower=lower, plan_hint=plan)
+        prev = router
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _closed(x) -> bool:
+    """An openness that is the constant 0 (never a model expression)."""
+    return isinstance(x, int) and x == 0
+
+
+def _and(m: cp_model.CpModel, z, x, y) -> None:
+    """z == x and y, as three linear inequalities."""
+    m.Add(z <= x)
+    m.Add(z <= y)
+    m.Add(z >= x + y - 1)

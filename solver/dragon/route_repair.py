@@ -1,0 +1,123 @@
+"""Turning the router's relaxation into a real route, to start the full CP-SAT model from.
+
+In the relaxation (``CpRouter(relax_swaps=True)``) a swap card may pay for a field like a joker
+or take one paid field off the continuation. Here each such use becomes a real swap: just
+before the entry it paid for, a free tile (own terrain, or one made free by Weite Reise) is
+swapped onto the field from a neighbour (or from anywhere, for Tosende Elemente); a token
+becomes a swap at the end of the turn that frees a field on the way still to go. Partners are
+taken from fields the route never uses. Nothing here decides optimality: the plan is only a
+starting point (a hint) that the full model checks and, if it meets the relaxation's bound,
+accepts as optimal.
+"""
+
+from __future__ import annotations
+
+from solver.dragon.cards import parse_card
+from solver.dragon.route import step
+
+
+def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> list[dict] | None:
+    """A real plan from a relaxed one, or None when a joker or token has no swap to stand for."""
+    q, isl = router.q, router.isl
+    model = isl.model
+    own = q.own
+    tiles = list(q.position.tiles)
+    pos = q.position.hunters[q.hunter].at
+    hunters = {c: h.at for c, h in q.position.hunters.items()
+               if c not in (q.hunter, q.position.hunters[q.hunter].partner)}
+    dragons = set(q.position.dragons)
+    free_terrains = {own}
+    future = _used_nodes(isl, plan) | set(continuation)
+    swap_cards = [c.name for c in q.hand
+                  if c.does("swap-adjacent", model) or c.does("swap-any", model)]
+    out: list[dict] = []
+    for entry in plan:
+        action = entry["action"]
+        if action == "long-journey":
+            free_terrains.add(entry["terrain"])
+        elif action == "patrol":
+            if entry.get("dragon"):
+                dragons.discard(isl.node(entry["dragon"]))
+            dragons.add(isl.node(entry["place"]))
+        elif action == "fright":
+            hunters[entry["target"]] = isl.boat_node[entry["target"]]
+        payer = entry.get("pay") if action == "flight" else entry.get("card")
+        if action in ("step", "flight") and payer in swap_cards:
+            target = isl.node(entry["to"])
+            partner = _partner(isl, model, payer, target, pos, tiles, free_terrains,
+                               _taken(isl, hunters, dragons, pos) | future)
+            if partner is None or target in _taken(isl, hunters, dragons, pos):
+                return None
+            swap_cards.remove(payer)
+            out.append(_swap(isl, payer, pos, target, partner, tiles))
+            entry = {k: v for k, v in entry.items() if k != "use"}
+            entry["pay" if action == "flight" else "card"] = None
+        if entry.get("raid"):
+            hunters[entry["raid"]] = isl.boat_node[entry["raid"]]
+        out.append(entry)
+        if action in ("step", "flight"):
+            pos = isl.node(entry["to"])
+    taken = _taken(isl, hunters, dragons, pos) | future
+    if not _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles, taken):
+        return None
+    return out
+
+
+def _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles,
+               taken) -> bool:
+    """Append one swap per token, each freeing a paid field of the continuation (the turn is
+    over, so only the own terrain is free there); False when a token finds no swap."""
+    free_terrains = {own}
+    paid = [v for v in continuation if isl.is_field(v) and tiles[v] not in free_terrains]
+    for _ in range(tokens):
+        done = False
+        for card in list(swap_cards):
+            for f in paid:
+                if f == pos or f in taken - set(continuation):
+                    continue
+                partner = _partner(isl, model, card, f, pos, tiles, free_terrains, taken)
+                if partner is not None:
+                    out.append(_swap(isl, card, pos, f, partner, tiles))
+                    swap_cards.remove(card)
+                    paid.remove(f)
+                    taken.add(partner)
+                    done = True
+                    break
+            if done:
+                break
+        if not done:
+            return False
+    return True
+
+
+def _partner(isl, model, card_name, target, pos, tiles, free_terrains, taken) -> int | None:
+    """A field holding a free tile that the card can swap with ``target``."""
+    card = parse_card(card_name, model)
+    anywhere = card.does("swap-any", model)
+    pool = isl.fields if anywhere else [g for g in isl.adj[target] if isl.is_field(g)]
+    for g in pool:
+        if g in (target, pos) or g in taken or tiles[g] not in free_terrains:
+            continue
+        if tiles[target] == tiles[g]:
+            continue
+        return g
+    return None
+
+
+def _swap(isl, card, pos, f, g, tiles) -> dict:
+    tiles[f], tiles[g] = tiles[g], tiles[f]
+    ends = [isl.names[v] for v in sorted((f, g))]
+    return step("swap", isl.names[pos], card, swap=ends)
+
+
+def _taken(isl, hunters: dict, dragons: set, pos: int) -> set[int]:
+    return {v for v in hunters.values() if isl.is_field(v)} | set(dragons) | {pos}
+
+
+def _used_nodes(isl, plan: list[dict]) -> set[int]:
+    out = set()
+    for entry in plan:
+        for key in ("to", "over", "place", "dragon"):
+            if entry.get(key):
+                out.add(isl.node(entry[key]))
+    return out
