@@ -16,7 +16,7 @@ from solver.armada.simulate import self_play
 from solver.armada.tables import load_table
 from solver.armada.text import table
 from solver.armada.turn import analyse
-from solver.util import PROOFS_DIR, atomic_write_text, dumps_json, fmt_float
+from solver.util import atomic_write_text, dumps_json, fmt_float
 
 FILES = {
     "opening.md": "the opening position's value for each objective (one turn, solitaire, "
@@ -199,6 +199,3 @@ def write_reports(reports_dir: Path) -> None:
         "",
     ]
     atomic_write_text(out / "README.md", "\n".join(readme))
-    from solver.armada.invariants import prove_all
-
-    prove_all(PROOFS_DIR)

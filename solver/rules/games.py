@@ -21,6 +21,14 @@ GAMES: dict[str, dict[str, str]] = {
         "certificates": "solver.sabords.certify:check_all",
         "ambiguity": "solver.sabords.ambiguity",
     },
+    "armada": {
+        "title": "Gold Armada",
+        "folder": "armada",
+        "variants": "solver.armada.rules:variant_names",
+        "fact": "solver.armada.invariants:fact",
+        "invariants": "solver.armada.invariants",
+        "ambiguity": "solver.armada.ambiguity",
+    },
 }
 
 

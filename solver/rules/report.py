@@ -68,7 +68,9 @@ def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict
              "Every open point (a contradiction between editions, a silence, a translation "
              "fault), its readings, the default chosen and why, and what the other reading "
              "changes: the optimal expected value per card (or position) and objective, and "
-             "how many decision states change their best action. A reading that changes "
+             "how many decision states change their best action (Mille Sabords: every dice "
+             "state of the turn; Gold Armada: every decision of the opening turn, plus the "
+             "board states whose value changes). A reading that changes "
              "nothing is proved to change nothing exactly (the two readings build the same "
              "problem, or the default's exact certificate verifies under the variant).", ""]
     for game, entry in entries.items():
@@ -93,12 +95,19 @@ def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict
                 lines.append(f"- effect: **none**, proved for every case measured "
                              f"({len(effect)}; {', '.join(proofs)})")
             else:
+                boards = any(r.get("states_changed") is not None for r in changed)
+                extra = " board states changed |" if boards else ""
                 lines += ["", "| case | objective | default | variant | change | decision "
-                          "states changed |", "|---|---|---:|---:|---:|---:|"]
+                          "states changed |" + extra,
+                          "|---|---|---:|---:|---:|---:|" + ("---:|" if boards else "")]
                 for r in changed:
+                    cell = ""
+                    if boards:
+                        n = r.get("states_changed")
+                        cell = f" {'' if n is None else n} |"
                     lines.append(f"| {r['card']} | {r['objective']} | {r['default']:.4f} | "
                                  f"{r['value']:.4f} | {r['delta']:+.4f} | "
-                                 f"{r['changed_states']} |")
+                                 f"{r['changed_states']} |" + cell)
                 same = len(effect) - len(changed)
                 if same:
                     lines.append(f"\nEvery other case ({same}) is proved unchanged.")
