@@ -44,7 +44,8 @@ def consistency_markdown(entries: dict[str, dict]) -> str:
             lines.append(f"| {_cell(c['what'])} | {c.get('edition', '')} | {c['stated']} | "
                          f"{c['computed']} | {'yes' if c['agrees'] else '**no**'} |")
         if entry["research"]:
-            lines += ["", "### Facts from outside the rulebooks (research.md, the reconstruction)", ""]
+            lines += ["", "### Facts from outside the rulebooks (research.md, the reconstruction)",
+                      ""]
             for r in entry["research"]:
                 lines.append(f"- {r['statement']}")
         lines.append("")
