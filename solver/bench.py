@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import sys
 
-from solver.games import GAMES, load
+from solver.games import GAMES, load, select
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(GAMES)
-    for name in names:
-        if name not in GAMES:
-            print(f"error: unknown game {name!r}; known: {', '.join(GAMES)}", file=sys.stderr)
-            return 2
+    names = select(argv)
     for name in names:
         if "bench" not in GAMES[name]:
             continue

@@ -35,3 +35,15 @@ def load(target: str):
 
     module_name, attr = target.split(":")
     return getattr(importlib.import_module(module_name), attr)
+
+
+def select(argv: list[str]) -> list[str]:
+    """The games named on a command line (all when none); exits 2 on an unknown name."""
+    import sys
+
+    names = argv or list(GAMES)
+    for name in names:
+        if name not in GAMES:
+            print(f"error: unknown game {name!r}; known: {', '.join(GAMES)}", file=sys.stderr)
+            sys.exit(2)
+    return names

@@ -8,16 +8,12 @@ from __future__ import annotations
 import sys
 import time
 
-from solver.games import GAMES, load
+from solver.games import GAMES, load, select
 from solver.util import REPORTS_DIR
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(GAMES)
-    for name in names:
-        if name not in GAMES:
-            print(f"error: unknown game {name!r}; known: {', '.join(GAMES)}", file=sys.stderr)
-            return 2
+    names = select(argv)
     for name in names:
         start = time.perf_counter()
         print(f"[solve] {GAMES[name]['title']} ...", file=sys.stderr, flush=True)

@@ -13,7 +13,6 @@ full float tables are equal bit for bit in every state (both computed by the sam
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +22,8 @@ from solver.armada.game import Game, default_game
 from solver.armada.rules import variant_names, with_variant
 from solver.armada.tables import load_table
 from solver.armada.turn import analyse
-from solver.util import PROOFS_DIR, atomic_write_text, dumps_json
+from solver.rules.claims import verify_stored, write_claims
+from solver.util import PROOFS_DIR
 
 OBJECTIVES = ("turn", "solo", "duel")
 SMALL_PIERS = ["barrels", "full-house"]
@@ -130,17 +130,15 @@ def measure(variant_name: str, base: Game | None = None) -> list[dict]:
 
 
 def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
-    rows = [row for name in sorted(variant_names()) for row in measure(name)]
-    atomic_write_text(proofs_dir / CLAIMS_FILE, dumps_json({"claims": rows}))
-    return rows
+    return write_claims(proofs_dir / CLAIMS_FILE, variant_names(), measure)
 
 
 def verify_claims(proofs_dir: Path = PROOFS_DIR) -> list[str]:
     """Re-measure every variant and compare with the stored claims."""
-    try:
-        stored = json.loads((proofs_dir / CLAIMS_FILE).read_text(encoding="utf-8"))["claims"]
-    except (OSError, ValueError, KeyError) as err:
-        return [f"armada variant claims unreadable: {err}"]
+    return verify_stored(proofs_dir / CLAIMS_FILE, "armada", _check_rows)
+
+
+def _check_rows(stored: list[dict]) -> list[str]:
     errors = []
     fresh = {(r["variant"], r["objective"]): r
              for name in sorted({r["variant"] for r in stored}) for r in measure(name)}

@@ -17,12 +17,13 @@ import numpy as np
 
 from solver.engine import STOP
 from solver.engine.stopping import action_values
+from solver.rules.claims import verify_stored, write_claims
 from solver.sabords.certify import certificate_path, check_document
 from solver.sabords.model import TurnModel
 from solver.sabords.objective import Objective, parse_objective
 from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules, variant_names
 from solver.sabords.solve import solve_turn
-from solver.util import PROOFS_DIR, atomic_write_text, dumps_json
+from solver.util import PROOFS_DIR
 
 CARDS = STANDARD_CARDS + PROMO_CARDS
 OBJECTIVES = (Objective("points"), Objective("margin"), Objective("reach", 1000))
@@ -95,17 +96,15 @@ def measure(variant: str) -> list[dict]:
 
 
 def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
-    rows = [row for name in sorted(variant_names()) for row in measure(name)]
-    atomic_write_text(proofs_dir / CLAIMS_FILE, dumps_json({"claims": rows}))
-    return rows
+    return write_claims(proofs_dir / CLAIMS_FILE, variant_names(), measure)
 
 
 def verify_claims(proofs_dir: Path = PROOFS_DIR) -> list[str]:
     """Re-check every stored claim; returns the problems found."""
-    try:
-        claims = json.loads((proofs_dir / CLAIMS_FILE).read_text(encoding="utf-8"))["claims"]
-    except (OSError, ValueError, KeyError) as err:
-        return [f"sabords variant claims unreadable: {err}"]
+    return verify_stored(proofs_dir / CLAIMS_FILE, "sabords", _check_rows)
+
+
+def _check_rows(claims: list[dict]) -> list[str]:
     errors = []
     base = load_rules()
     for row in claims:

@@ -46,7 +46,7 @@ def exact_start_value(model: TurnModel, cert: Certificate) -> Fraction:
     return total / space.faces**space.dice
 
 
-def _action_text(model: TurnModel, action: int, position: int) -> str:
+def action_text(model: TurnModel, action: int, position: int) -> str:
     """``stop`` or ``reroll:<letters>`` (the dice rerolled, skulls included)."""
     if action == STOP:
         return "stop"
@@ -68,7 +68,7 @@ def certificate_document(card: str, rules: Rules, objective: Objective = POINTS)
             if not model.problem.live[mode, pos]:
                 continue
             dice = format_dice(space.counts[space.full[pos]], rules)
-            action = _action_text(model, int(cert.policy[mode, pos]), pos)
+            action = action_text(model, int(cert.policy[mode, pos]), pos)
             states.append([mode, dice, action, str(cert.numerators[mode][pos])])
     start = exact_start_value(model, cert)
     return {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.engine import STOP
+from solver.sabords.certify import action_text
 from solver.sabords.dice import format_dice
 from solver.sabords.objective import Objective
 from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules
@@ -102,13 +102,7 @@ def _first_roll_action(sol: TurnSolution, pos: int) -> str:
     model = sol.model
     if not model.problem.live[0, pos]:
         return "island" if model.first_island[pos] else "bust"
-    action = int(sol.policy[0, pos])
-    if action == STOP:
-        return "stop"
-    space = model.space
-    state = space.counts[space.full[pos]].astype(int)
-    keep = space.counts[model.problem.act_keep[action]].astype(int)
-    return "reroll " + format_dice(state - keep, model.rules)
+    return action_text(model, int(sol.policy[0, pos]), pos).replace(":", " ")
 
 
 def first_roll_markdown(rules: Rules, top: int = 25) -> str:

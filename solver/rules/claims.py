@@ -1,0 +1,34 @@
+"""Stored variant claims (``proofs/<game>/variants.json``): what each reading changes, written
+by ``make solve`` and re-checked by ``make check``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from solver.util import atomic_write_text, dumps_json
+
+
+def write_claims(path: Path, names: Iterable[str], measure: Callable[[str], list[dict]]):
+    """Measure every variant and store the rows; returns them."""
+    rows = [row for name in sorted(names) for row in measure(name)]
+    atomic_write_text(path, dumps_json({"claims": rows}))
+    return rows
+
+
+def read_claims(path: Path) -> list[dict]:
+    """The stored rows; raises ValueError when the file is missing or malformed."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["claims"]
+    except (OSError, ValueError, KeyError) as err:
+        raise ValueError(f"variant claims {path.name} unreadable: {err}") from err
+
+
+def verify_stored(path: Path, game: str, check: Callable[[list[dict]], list[str]]) -> list[str]:
+    """Run ``check`` on the stored rows; a missing or malformed file is itself a problem."""
+    try:
+        rows = read_claims(path)
+    except ValueError as err:
+        return [f"{game}: {err}"]
+    return check(rows)
