@@ -534,9 +534,9 @@ class CpRouter:
         """Every card play of the route takes one card of the hand that can make it."""
         m = self.m
         demand: dict[tuple, object] = {}
+        credit_needed = 0
         if self.relax:
-            demand["swap-joker"] = sum(x for L in self.layers for k, x in L.paid_items()
-                                       if k[1] == "swap")
+            credit_needed = sum(x for L in self.layers for k, x in L.paid_items() if k[1] == "swap")
             demand["waste"] = m.NewIntVar(0, self.hand_count(), "waste")
         for t in range(self.nt):
             if t == self.own:
@@ -559,7 +559,12 @@ class CpRouter:
             self.tokens = tokens
             self.m.Add(tokens <= self.rem)
             self.rem = self.rem - tokens
-            demand["token"] = tokens
+            # A field next to the treasure field can be entered twice (in, and out again with
+            # the waiting hunter), so there one swap may save two payments.
+            twice = 2 if self.waiter and not self.carrying else 1
+            credit = self.m.NewIntVar(0, most, "credit")
+            self.m.Add(credit_needed + tokens <= twice * credit)
+            demand["credit"] = credit
         demand["fright"] = (sum(self.fo.values()) + sum(self.raid.values())
                             + 2 * sum(self.f2.values()) + (self.fw if self.fw is not None else 0)
                             + sum(sum(L.teleports.values()) for L in self.layers))
@@ -576,7 +581,7 @@ class CpRouter:
                 if k in self.can[use]:
                     mine.append(use)
             if self.relax and k in self.swap_kinds:
-                mine += ["token", "swap-joker", "waste"]
+                mine += ["credit", "waste"]
             if k in self.can["swap-adjacent"] or k in self.can["swap-any"]:
                 mine.append("swap-adjacent")
             xs = []
@@ -733,8 +738,15 @@ class CpRouter:
         for (k, key), x in sorted(self.use.items(), key=lambda kv: (str(kv[0][1]), kv[0][0])):
             pools[key] += [self.kinds[k][0].name] * int(val(x))
 
+        last: dict = {}
+
         def take(key) -> str:
-            return pools[key].pop(0)
+            if key == "swap-joker":  # the relaxation: one swap card may stand in twice
+                key = "credit"
+                if not pools[key]:
+                    return last[key]
+            last[key] = pools[key].pop(0)
+            return last[key]
 
         here = names[self.start]
         plan: list[dict] = []

@@ -15,6 +15,7 @@ import heapq
 import itertools
 import time
 
+from solver.dragon.distance import distances_to_goal
 from solver.dragon.route import INF, RouteQuery, RouteResult, step
 
 FREE, CARRY, GUARD, SECOND, DONE = range(5)
@@ -320,59 +321,11 @@ class TurnSearch:
         return dist[pos]
 
     def _distances(self, partner, tiles, dragons, hunters) -> list[int]:
-        """Backward 0-1 Dijkstra: cards needed from every node to the goal."""
-        isl = self.isl
         occupied = {h[1] for h in hunters}
-        n = len(isl.names)
-
-        def cost(v: int) -> int | None:  # cost of entering v, None = may not enter
-            if isl.kind[v] == "boat":
-                owner = isl.boat_owner[v]
-                if partner:
-                    return 0 if owner in (self.me, partner) else None
-                return 0 if owner == self.me and v not in occupied else None
-            if v == self.T:
-                if partner:
-                    if self.treasure or self.var["empty-treasure-field-carriers"] == "closed":
-                        return None
-                    return 0
-                return 0
-            if v in dragons or v in occupied:
-                return None
-            return 0 if tiles[v] == self.own else 1
-
-        dist = [INF] * n
-        heap: list[tuple[int, int]] = []
-        if partner:
-            for c in (self.me, partner):
-                dist[isl.boat_node[c]] = 0
-                heap.append((0, isl.boat_node[c]))
-        else:
-            if any(h[1] == self.T for h in hunters):
-                exits = [cost(h) for h in isl.adj[self.T] if isl.is_field(h)]
-                exits = [c for c in exits if c is not None]
-                if not exits:
-                    return dist
-                dist[self.T] = min(exits)
-            else:
-                dist[self.T] = 0
-            heap.append((dist[self.T], self.T))
-        heapq.heapify(heap)
-        while heap:
-            d, v = heapq.heappop(heap)
-            if d > dist[v]:
-                continue
-            c = cost(v)
-            if c is None:
-                continue
-            for u in isl.adj[v]:
-                if u == self.T and not partner:
-                    continue  # the treasure field is never crossed
-                nd = d + c
-                if nd < dist[u]:
-                    dist[u] = nd
-                    heapq.heappush(heap, (nd, u))
-        return dist
+        return distances_to_goal(
+            self.isl, tiles, self.own, self.me, partner, set(dragons), occupied,
+            self.T in occupied, self.treasure,
+            self.var["empty-treasure-field-carriers"] == "open")
 
     # -- the search ----------------------------------------------------------------------
     def solve(self, time_limit: float | None = None) -> RouteResult:

@@ -1,0 +1,271 @@
+"""``treasure dragon ...``: board pictures, the layout model, routes and dragon patrols."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from solver.dragon.board import load_island
+from solver.dragon.position import load_position
+from solver.util import InputError, atomic_write_text, dumps_json
+
+BOARD_HELP = "Board file (default: the shipped reconstruction models/dracheninsel/board.toml)."
+POSITION_HELP = "Position file (default: the opening, every hunter in its boat)."
+
+
+def _load(board: str | None, position: str | None):
+    island = load_island(board)
+    return island, load_position(position, island)
+
+
+def _variants(items: tuple[str, ...]) -> dict[str, str]:
+    from solver.dragon.model import parse_variant_options
+
+    return parse_variant_options(items)
+
+
+def _colour(island, text: str) -> str:
+    return island.model.parse_colour(text)
+
+
+@click.group()
+def dragon() -> None:
+    """Die Dracheninsel: board, layout, route, patrol.
+
+    \b
+    Examples:
+      treasure dragon board --svg island.svg
+      treasure dragon route --hunter red --hand volcano,flight,swap-any,forest,desert,water
+      treasure dragon patrol --hunter blue --against all
+    """
+
+
+@dragon.command()
+@click.option("--board", "board_file", type=click.Path(dir_okay=False), help=BOARD_HELP)
+@click.option("--position", "position_file", type=click.Path(dir_okay=False), help=POSITION_HELP)
+@click.option("--route", "route_file", type=click.Path(dir_okay=False),
+              help="A route as written by `treasure dragon route --json`, drawn over the board.")
+@click.option("--svg", "svg_file", required=True, type=click.Path(dir_okay=False),
+              help="Where to write the picture.")
+def board(board_file, position_file, route_file, svg_file) -> None:
+    """Draw the island (fields, boats, hunters, dragons, treasure, a route) as SVG.
+
+    \b
+    Example:
+      treasure dragon route --hunter red --hand volcano,flight,forest --json > r.json
+      treasure dragon board --route r.json --svg island.svg
+    """
+    from solver.dragon.svg import draw_board
+
+    island, pos = _load(board_file, position_file)
+    route = None
+    if route_file:
+        try:
+            route = json.loads(Path(route_file).read_text(encoding="utf-8"))
+        except FileNotFoundError as err:
+            raise InputError(f"route file not found: {route_file}") from err
+        except json.JSONDecodeError as err:
+            raise InputError(f"{route_file}: not JSON ({err.msg})") from err
+        if not isinstance(route, dict) or not isinstance(route.get("plan"), list):
+            raise InputError(f"{route_file}: expected the JSON of `treasure dragon route --json`")
+    atomic_write_text(svg_file, draw_board(pos, route))
+    click.echo(f"wrote {svg_file}")
+
+
+@dragon.command()
+@click.option("--out", "out_file", type=click.Path(dir_okay=False),
+              help="Write the board file here (default: print it).")
+@click.option("--json", "as_json", is_flag=True, help="Print the model's figures as JSON.")
+def layout(out_file, as_json) -> None:
+    """Solve the CP-SAT model of the reconstructed start layout.
+
+    Ten tiles per terrain, six-fold rotational symmetry with the colours turning with the
+    boats (every boat sees the same island), same-colour fields touching as little as possible.
+
+    \b
+    Example:
+      treasure dragon layout --out models/dracheninsel/board.toml
+    """
+    from solver.dragon.board import board_toml
+    from solver.dragon.layout import HEADER, build_island
+
+    island, figures = build_island()
+    text = board_toml(island, HEADER)
+    if out_file:
+        atomic_write_text(out_file, text)
+    if as_json:
+        click.echo(dumps_json(figures), nl=False)
+    elif out_file:
+        for key, value in figures.items():
+            click.echo(f"{key.replace('_', ' '):32} {value}")
+        click.echo(f"wrote {out_file}")
+    else:
+        click.echo(text, nl=False)
+
+
+@dragon.command()
+@click.option("--hunter", required=True, help="The hunter to move (blue, red, grey, ...).")
+@click.option("--hand", required=True,
+              help="Comma-separated cards, at most six (water, water+forest, flight, ...).")
+@click.option("--goal", type=click.Choice(["treasure", "boat"]),
+              help="treasure (default), or boat for a hunter carrying treasure.")
+@click.option("--board", "board_file", type=click.Path(dir_okay=False), help=BOARD_HELP)
+@click.option("--position", "position_file", type=click.Path(dir_okay=False), help=POSITION_HELP)
+@click.option("--variant", "variants", multiple=True, metavar="NAME=CHOICE",
+              help="A reading of an unclear rule (see `treasure dragon variants`).")
+@click.option("--method", type=click.Choice(["cp-sat", "search"]), default="cp-sat",
+              show_default=True, help="search: the exhaustive check (slow with swap cards).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def route(hunter, hand, goal, board_file, position_file, variants, method, as_json) -> None:
+    """The cheapest legal turn to the goal, or the turn that ends closest to it.
+
+    Cards: water, volcano, mountain, farmland, forest, desert; a double terrain card as
+    water+forest; flight, long-journey, swap-adjacent, swap-any, dragon-patrol, curse, fright,
+    ambush, slumber, counterspell, betrayal (German names work too: "Tollkühner Flug").
+
+    \b
+    Example:
+      treasure dragon route --hunter red --hand volcano,flight,swap-any,forest,desert,water
+    """
+    from solver.dragon.cards import parse_hand
+    from solver.dragon.route import RouteQuery
+
+    island, pos = _load(board_file, position_file)
+    colour = _colour(island, hunter)
+    q = RouteQuery(pos, colour, parse_hand(hand, island.model), goal, _variants(variants))
+    if method == "search":
+        from solver.dragon.route_search import search_route
+
+        result = search_route(q)
+    else:
+        from solver.dragon.route_cpsat import cp_route
+
+        result = cp_route(q)
+    out = result.to_json()
+    out.update(hunter=colour, goal=q.goal, start=island.names[pos.hunters[colour].at])
+    if as_json:
+        click.echo(dumps_json(out), nl=False)
+        return
+    click.echo(_route_text(island, q, result))
+
+
+def _route_text(island, q, result) -> str:
+    goal = "the treasure field" if q.goal == "treasure" else "a boat"
+    hand = ", ".join(c.name for c in q.hand) or "(none)"
+    lines = [f"{q.hunter} from {island.names[q.position.hunters[q.hunter].at]} to {goal}; "
+             f"hand: {hand}"]
+    if island.reconstruction:
+        lines.append("(board: the reconstructed layout, not the printed one)")
+    if result.reachable:
+        lines.append(f"reachable this turn with {result.cards_used} card(s)")
+    elif result.remaining is None:
+        lines.append("the goal cannot be reached, not even in later turns")
+    else:
+        lines.append(f"not reachable this turn; ends {result.remaining} terrain card(s) away "
+                     f"after playing {result.cards_used}")
+    rows = [("#", "action", "card", "to", "details")]
+    for i, s in enumerate(result.plan, 1):
+        rows.append((str(i), s["action"], s.get("card") or "-", s["to"], _details(s)))
+    widths = [max(len(r[k]) for r in rows) for k in range(5)]
+    lines.append("")
+    for r in rows:
+        lines.append("  ".join(r[k].ljust(widths[k]) for k in range(5)).rstrip())
+    return "\n".join(lines)
+
+
+def _details(s: dict) -> str:
+    parts = []
+    if s.get("use"):
+        parts.append(f"pays {s['use']}")
+    if s.get("over"):
+        parts.append(f"over {s['over']}")
+    if s.get("pay"):
+        parts.append(f"landing paid with {s['pay']}")
+    if s.get("with"):
+        parts.append(f"with {s['with']}: {s['terrain']} free this turn")
+    if s.get("swap"):
+        parts.append("swaps " + " and ".join(s["swap"]))
+    if s.get("dragon"):
+        parts.append(f"moves the dragon from {s['dragon']}")
+    if s.get("place"):
+        parts.append(f"dragon to {s['place']}")
+    if s.get("target"):
+        parts.append(f"sends {s['target']} home")
+    if s.get("raid"):
+        parts.append(f"raid: {s['raid']} goes home")
+    if s.get("leave"):
+        parts.append("leaves the treasure field with the pair")
+    return "; ".join(parts)
+
+
+@dragon.command()
+@click.option("--hunter", required=True, help="The player who plays Drachenpatrouille.")
+@click.option("--against", default="all", show_default=True,
+              help="One opponent's colour, or all opponents.")
+@click.option("--board", "board_file", type=click.Path(dir_okay=False), help=BOARD_HELP)
+@click.option("--position", "position_file", type=click.Path(dir_okay=False), help=POSITION_HELP)
+@click.option("--variant", "variants", multiple=True, metavar="NAME=CHOICE",
+              help="A reading of an unclear rule (see `treasure dragon variants`).")
+@click.option("--method", type=click.Choice(["cp-sat", "enumeration"]), default="cp-sat",
+              show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def patrol(hunter, against, board_file, position_file, variants, method, as_json) -> None:
+    """Where Drachenpatrouille should set (or move) a dragon to slow opponents the most.
+
+    Cards needed are counted with terrain cards alone from each opponent to its goal.
+
+    \b
+    Example:
+      treasure dragon patrol --hunter blue --against red --position game.toml
+    """
+    from solver.dragon.patrol import CAP, cp_patrol, enumerate_patrol
+
+    island, pos = _load(board_file, position_file)
+    colour = _colour(island, hunter)
+    target = "all" if against == "all" else _colour(island, against)
+    solve = cp_patrol if method == "cp-sat" else enumerate_patrol
+    result = solve(pos, colour, target, _variants(variants))
+    if as_json:
+        click.echo(dumps_json(result.to_json()), nl=False)
+        return
+    what = (f"move the dragon from {result.moved_from} to {result.to}" if result.moved_from
+            else f"set a dragon on {result.to}")
+    click.echo(f"{colour} plays Drachenpatrouille: {what} "
+               f"(+{result.increase} card(s) for the opponents; {result.options} placements)")
+    rows = [("hunter", "before", "after", "more")]
+    for c in sorted(result.before):
+        b, a = result.before[c], result.after[c]
+        rows.append((c, _cards(b, CAP), _cards(a, CAP), f"+{a - b}"))
+    if result.own_before is not None:
+        rows.append((f"{colour} (you)", _cards(result.own_before, CAP),
+                     _cards(result.own_after, CAP), f"+{result.own_after - result.own_before}"))
+    widths = [max(len(r[k]) for r in rows) for k in range(4)]
+    for r in rows:
+        click.echo("  ".join(r[k].rjust(widths[k]) if k else r[k].ljust(widths[k])
+                             for k in range(4)))
+
+
+def _cards(n: int, cap: int) -> str:
+    return "cut off" if n >= cap else str(n)
+
+
+@dragon.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def variants(as_json) -> None:
+    """The readings of unclear rules: each variant's choices and default.
+
+    \b
+    Example:
+      treasure dragon route --hunter red --hand flight,forest --variant flight-from-boat=forbidden
+    """
+    from solver.dragon.model import rules
+
+    model = rules()
+    if as_json:
+        click.echo(dumps_json(model.variants), nl=False)
+        return
+    for name, spec in model.variants.items():
+        click.echo(f"{name}: default {spec['default']} (choices: {', '.join(spec['choices'])})")
+        click.echo(f"  {spec['question']}")

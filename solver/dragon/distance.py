@@ -1,0 +1,73 @@
+"""Cards still needed with terrain cards alone: the measure of "how far" a hunter is.
+
+Every field not of the hunter's own terrain costs one terrain card; fields with a dragon or
+another hunter, foreign boats and (for a carrying pair) the treasure field are closed. A hunter
+without treasure heads for the treasure field (if someone waits there, the pair must then step
+off it, paying for that field too); a carrying pair heads for either carrier's boat. Used by the
+exhaustive route search (its ``remaining``) and by the enumeration that checks dragon patrols.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+INF = 10**6
+
+
+def distances_to_goal(isl, tiles: Sequence, own, me: str, partner: str, dragons,
+                      occupied: set[int], waiter: bool, treasure: bool,
+                      carriers_cross_empty: bool) -> list[int]:
+    """Backward 0-1 Dijkstra: the cards needed from every node (INF: the goal is out of reach).
+
+    ``tiles[v]`` is compared with ``own``; ``occupied`` holds the nodes of the other hunters;
+    ``partner`` is "" for a hunter without treasure."""
+    n = len(isl.names)
+    T = isl.treasure
+
+    def cost(v: int) -> int | None:  # cost of entering v, None = may not enter
+        if isl.kind[v] == "boat":
+            owner = isl.boat_owner[v]
+            if partner:
+                return 0 if owner in (me, partner) else None
+            return 0 if owner == me and v not in occupied else None
+        if v == T:
+            if partner:
+                return 0 if not treasure and carriers_cross_empty else None
+            return 0
+        if v in dragons or v in occupied:
+            return None
+        return 0 if tiles[v] == own else 1
+
+    dist = [INF] * n
+    heap: list[tuple[int, int]] = []
+    if partner:
+        for c in (me, partner):
+            dist[isl.boat_node[c]] = 0
+            heap.append((0, isl.boat_node[c]))
+    else:
+        if waiter:
+            exits = [cost(h) for h in isl.adj[T] if isl.is_field(h)]
+            exits = [c for c in exits if c is not None]
+            if not exits:
+                return dist
+            dist[T] = min(exits)
+        else:
+            dist[T] = 0
+        heap.append((dist[T], T))
+    heapq.heapify(heap)
+    while heap:
+        d, v = heapq.heappop(heap)
+        if d > dist[v]:
+            continue
+        c = cost(v)
+        if c is None:
+            continue
+        for u in isl.adj[v]:
+            if u == T and not partner:
+                continue  # the treasure field is never crossed
+            nd = d + c
+            if nd < dist[u]:
+                dist[u] = nd
+                heapq.heappush(heap, (nd, u))
+    return dist
