@@ -30,6 +30,16 @@ def _colour(island, text: str) -> str:
     return island.model.parse_colour(text)
 
 
+def _position_options(f):
+    """--board, --position and --variant, shared by route and patrol."""
+    f = click.option("--variant", "variants", multiple=True, metavar="NAME=CHOICE",
+                     help="A reading of an unclear rule (see `treasure dragon variants`).")(f)
+    f = click.option("--position", "position_file", type=click.Path(dir_okay=False),
+                     help=POSITION_HELP)(f)
+    return click.option("--board", "board_file", type=click.Path(dir_okay=False),
+                        help=BOARD_HELP)(f)
+
+
 @click.group()
 def dragon() -> None:
     """Die Dracheninsel: board, layout, route, patrol.
@@ -111,10 +121,7 @@ def layout(out_file, as_json) -> None:
               help="Comma-separated cards, at most six (water, water+forest, flight, ...).")
 @click.option("--goal", type=click.Choice(["treasure", "boat"]),
               help="treasure (default), or boat for a hunter carrying treasure.")
-@click.option("--board", "board_file", type=click.Path(dir_okay=False), help=BOARD_HELP)
-@click.option("--position", "position_file", type=click.Path(dir_okay=False), help=POSITION_HELP)
-@click.option("--variant", "variants", multiple=True, metavar="NAME=CHOICE",
-              help="A reading of an unclear rule (see `treasure dragon variants`).")
+@_position_options
 @click.option("--method", type=click.Choice(["cp-sat", "search"]), default="cp-sat",
               show_default=True, help="search: the exhaustive check (slow with swap cards).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -204,10 +211,7 @@ def _details(s: dict) -> str:
 @click.option("--hunter", required=True, help="The player who plays Drachenpatrouille.")
 @click.option("--against", default="all", show_default=True,
               help="One opponent's colour, or all opponents.")
-@click.option("--board", "board_file", type=click.Path(dir_okay=False), help=BOARD_HELP)
-@click.option("--position", "position_file", type=click.Path(dir_okay=False), help=POSITION_HELP)
-@click.option("--variant", "variants", multiple=True, metavar="NAME=CHOICE",
-              help="A reading of an unclear rule (see `treasure dragon variants`).")
+@_position_options
 @click.option("--method", type=click.Choice(["cp-sat", "enumeration"]), default="cp-sat",
               show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")

@@ -10,9 +10,31 @@ exhaustive route search (its ``remaining``) and by the enumeration that checks d
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 INF = 10**6
+
+
+def entry_cost(isl, tiles: Sequence, own, me: str, partner: str, occupied: set[int],
+               treasure: bool, carriers_cross_empty: bool) -> Callable[[int], int | None]:
+    """The cards it costs to enter each node (None: closed), dragons not counted."""
+    T = isl.treasure
+
+    def cost(v: int) -> int | None:
+        if isl.kind[v] == "boat":
+            owner = isl.boat_owner[v]
+            if partner:
+                return 0 if owner in (me, partner) else None
+            return 0 if owner == me and v not in occupied else None
+        if v == T:
+            if partner:
+                return 0 if not treasure and carriers_cross_empty else None
+            return 0
+        if v in occupied:
+            return None
+        return 0 if tiles[v] == own else 1
+
+    return cost
 
 
 def distances_to_goal(isl, tiles: Sequence, own, me: str, partner: str, dragons,
@@ -24,20 +46,10 @@ def distances_to_goal(isl, tiles: Sequence, own, me: str, partner: str, dragons,
     ``partner`` is "" for a hunter without treasure."""
     n = len(isl.names)
     T = isl.treasure
+    base = entry_cost(isl, tiles, own, me, partner, occupied, treasure, carriers_cross_empty)
 
-    def cost(v: int) -> int | None:  # cost of entering v, None = may not enter
-        if isl.kind[v] == "boat":
-            owner = isl.boat_owner[v]
-            if partner:
-                return 0 if owner in (me, partner) else None
-            return 0 if owner == me and v not in occupied else None
-        if v == T:
-            if partner:
-                return 0 if not treasure and carriers_cross_empty else None
-            return 0
-        if v in dragons or v in occupied:
-            return None
-        return 0 if tiles[v] == own else 1
+    def cost(v: int) -> int | None:
+        return None if v in dragons else base(v)
 
     dist = [INF] * n
     heap: list[tuple[int, int]] = []

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from solver.dragon.distance import distances_to_goal
+from solver.dragon.distance import distances_to_goal, entry_cost
 from solver.dragon.model import resolve_variants
 from solver.dragon.position import Position
 from solver.util import InputError
@@ -209,21 +209,8 @@ def _arcs(p: Patrol, colour: str):
     h, partner, occupied = p._setting(colour)
     own = isl.model.terrain_of(colour)
     T = isl.treasure
-    carriers_cross = p.var["empty-treasure-field-carriers"] == "open"
-
-    def cost(v: int) -> int | None:
-        if isl.kind[v] == "boat":
-            owner = isl.boat_owner[v]
-            if partner:
-                return 0 if owner in (colour, partner) else None
-            return 0 if owner == colour and v not in occupied else None
-        if v == T:
-            if partner:
-                return 0 if p.pos.treasure is None and carriers_cross else None
-            return 0
-        if v in occupied:
-            return None
-        return 0 if p.pos.tiles[v] == own else 1
+    cost = entry_cost(isl, p.pos.tiles, own, colour, partner, occupied, p.pos.treasure is not None,
+                      p.var["empty-treasure-field-carriers"] == "open")
 
     arcs = []
     for u in range(len(isl.names)):

@@ -1,0 +1,181 @@
+"""A seeded simulation of a lone hunter: from its boat to the treasure field and back.
+
+One hunter alone on the opening board (no other hunters, no dragons) plays turn after turn:
+draw up to six cards from the 99-card deck (assumed action-card counts), play the router's best
+turn, discard the cards played. A turn that would play no card and not reach the goal is a
+pass instead: the whole hand is exchanged. Once on the treasure field, a partner of a random
+other colour joins; the pair starts on the field next to the treasure field from which the
+hunter's own way home is shortest, and the hunter carries the treasure to its own or the
+partner's boat under its own rules (the partner's turns are not simulated). Swapped tiles stay
+swapped. The counted turns are the hunter's own.
+
+Routes come from the exhaustive search when the hand holds no swap card (it is fast then) and
+from CP-SAT otherwise; the tests show the two agree.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from solver.dragon.board import Island
+from solver.dragon.cards import Card, deck
+from solver.dragon.distance import distances_to_goal
+from solver.dragon.position import Hunter, Position
+from solver.dragon.route import RouteQuery, RouteResult
+
+MAX_TURNS = 60  # a safety stop; never reached in practice
+
+
+@dataclass
+class Journey:
+    """One simulated journey: turns to the treasure field, turns back, and the card plays."""
+
+    there: int
+    back: int
+    plays: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return self.there + self.back
+
+
+def best_route(q: RouteQuery) -> RouteResult:
+    """The optimal turn (the fast exact method for the hand)."""
+    model = q.position.island.model
+    if any(c.does("swap-adjacent", model) or c.does("swap-any", model) for c in q.hand):
+        from solver.dragon.route_cpsat import cp_route
+
+        return cp_route(q)
+    from solver.dragon.route_search import search_route
+
+    return search_route(q)
+
+
+def blank(cards: list[Card], action: str) -> list[Card]:
+    """The deck with ``action`` struck off every card showing it (a card left without any
+    action becomes a counterspell, which no route uses), so the deck keeps its size."""
+    out = []
+    for c in cards:
+        if action in c.actions:
+            rest = tuple(a for a in c.actions if a != action)
+            c = Card(actions=rest or ("counterspell",))
+        out.append(c)
+    return out
+
+
+class Table:
+    """Draw pile, discard pile and a hand."""
+
+    def __init__(self, cards: list[Card], rng: random.Random) -> None:
+        self.rng = rng
+        self.draw = list(cards)
+        rng.shuffle(self.draw)
+        self.discard: list[Card] = []
+        self.hand: list[Card] = []
+
+    def refill(self, size: int) -> None:
+        while len(self.hand) < size:
+            if not self.draw:
+                self.draw, self.discard = self.discard, []
+                self.rng.shuffle(self.draw)
+                if not self.draw:
+                    return
+            self.hand.append(self.draw.pop())
+
+    def play(self, names: list[str]) -> None:
+        for name in names:
+            card = next(c for c in self.hand if c.name == name)
+            self.hand.remove(card)
+            self.discard.append(card)
+
+    def exchange(self) -> None:
+        self.discard += self.hand
+        self.hand = []
+
+
+def _apply(pos: Position, colour: str, plan: list[dict]) -> Position:
+    """The position after the mover plays ``plan`` (the lone simulation: swaps and moves)."""
+    isl = pos.island
+    tiles = list(pos.tiles)
+    at = pos.hunters[colour].at
+    for s in plan:
+        if s["action"] == "swap":
+            a, b = (isl.node(x) for x in s["swap"])
+            tiles[a], tiles[b] = tiles[b], tiles[a]
+        at = isl.node(s["to"])
+    hunters = dict(pos.hunters)
+    me = hunters[colour]
+    hunters[colour] = Hunter(colour, at, me.partner)
+    if me.partner:
+        hunters[me.partner] = Hunter(me.partner, at, colour)
+    return Position(isl, tiles, [], hunters, pos.treasure)
+
+
+def _cards_of(plan: list[dict]) -> list[str]:
+    return [x for s in plan for x in (s.get("card"), s.get("pay"), s.get("with")) if x]
+
+
+def _take_turn(table: Table, pos: Position, colour: str, goal: str,
+               plays: dict[str, int]) -> tuple[Position, bool]:
+    table.refill(6)
+    result = best_route(RouteQuery(pos, colour, list(table.hand), goal))
+    used = _cards_of(result.plan)
+    if not used and not result.reachable:
+        table.exchange()
+        return pos, False
+    for s in result.plan:
+        if s.get("card") and s["action"] != "step":
+            plays[s["card"]] = plays.get(s["card"], 0) + 1
+    table.play(used)
+    return _apply(pos, colour, result.plan), result.reachable
+
+
+def _pickup_field(pos: Position, colour: str, partner: str) -> int:
+    """The field next to the treasure field from which the pair's way home is shortest."""
+    isl = pos.island
+    own = isl.model.terrain_of(colour)
+    dist = distances_to_goal(isl, pos.tiles, own, colour, partner, set(), set(), False, True,
+                             False)
+    ring = [v for v in isl.adj[isl.treasure] if isl.is_field(v)]
+    return min(ring, key=lambda v: (dist[v] + (pos.tiles[v] != own), v))
+
+
+def journey(island: Island, colour: str, rng: random.Random, cards: list[Card]) -> Journey:
+    """Simulate one journey of ``colour`` with its own random draws."""
+    table = Table(cards, rng)
+    pos = Position(island, island.start_tiles(), [],
+                   {colour: Hunter(colour, island.boat_node[colour])}, 100)
+    plays: dict[str, int] = {}
+    there = 0
+    reached = False
+    while not reached and there < MAX_TURNS:
+        there += 1
+        pos, reached = _take_turn(table, pos, colour, "treasure", plays)
+    partner = rng.choice([c for c in island.boat_colours if c != colour])
+    field = _pickup_field(pos, colour, partner)
+    pair = {colour: Hunter(colour, field, partner), partner: Hunter(partner, field, colour)}
+    pos = Position(island, pos.tiles, [], pair, 100)
+    back = 0
+    reached = False
+    while not reached and back < MAX_TURNS:
+        back += 1
+        pos, reached = _take_turn(table, pos, colour, "boat", plays)
+    return Journey(there, back, plays)
+
+
+def simulate(island: Island, games: int, seed: int, blank_action: str | None = None,
+             progress=None) -> list[Journey]:
+    """``games`` journeys; game i uses seed (seed, i), so runs with a card struck off share
+    their random draws with the baseline as far as the play allows."""
+    cards = deck(island.model)
+    if blank_action:
+        cards = blank(cards, blank_action)
+    out = []
+    for i in range(games):
+        rng = random.Random(f"{seed}:{i}")
+        colour = island.boat_colours[i % len(island.boat_colours)]
+        out.append(journey(island, colour, rng, cards))
+        if progress:
+            progress(i + 1, games)
+    return out
