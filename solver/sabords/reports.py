@@ -127,6 +127,22 @@ def first_roll_markdown(rules: Rules, top: int = 25) -> str:
     return "\n".join(lines) + "\n"
 
 
+def strategy_csv(rules: Rules) -> str:
+    """The whole points-optimal strategy: every decision state of every card."""
+    lines = ["card,mode,dice,action,value,stop_value"]
+    for card in CARDS:
+        sol = solve_turn(card, POINTS, rules)
+        model = sol.model
+        space = model.space
+        for mode in range(model.problem.modes):
+            for pos in np.flatnonzero(model.problem.live[mode]):
+                dice = format_dice(space.counts[space.full[pos]], rules)
+                action = action_text(model, int(sol.policy[mode, pos]), int(pos))
+                lines.append(f"{card},{mode},{dice},{action},{sol.value[mode, pos]:.6f},"
+                             f"{model.problem.stop_value[mode, pos]:.0f}")
+    return "\n".join(lines) + "\n"
+
+
 def _plots(rows: list[dict], rules: Rules, out: Path) -> None:
     import io
 
@@ -202,6 +218,7 @@ def write_reports(reports_dir: Path) -> None:
     atomic_write_text(out / "cards.md", cards_markdown(rows, rules))
     atomic_write_text(out / "cards.json", dumps_json({"rules": rules.key(), "cards": rows}))
     atomic_write_text(out / "first-roll.md", first_roll_markdown(rules))
+    atomic_write_text(out / "strategy.csv", strategy_csv(rules))
     _plots(rows, rules, out)
     write_certificates(rules)
     atomic_write_text(out / "README.md", "\n".join([
@@ -215,6 +232,9 @@ def write_reports(reports_dir: Path) -> None:
         "- [cards.json](cards.json): the same numbers as data",
         "- [first-roll.md](first-roll.md): the optimal action after the 25 most frequent first "
         "rolls, for every card",
+        "- [strategy.csv](strategy.csv): the whole points-optimal strategy, every decision "
+        "state of every card (mode: 1 = Sorceress used, or the reroll made under After the "
+        "Storm), with its value and the value of stopping",
         "- [expected-by-card.png](expected-by-card.png): expected points of a turn by card",
         "- [bust-by-skulls.png](bust-by-skulls.png): bust probability by skulls showing after "
         "the first roll",
