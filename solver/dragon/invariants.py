@@ -96,8 +96,8 @@ def _prove_cut(model: Rules, island: Island) -> tuple[bool, dict]:
             entry["paths"] = [[island.names[v] for v in p] for p in paths]
         else:
             holds = False
-            cut = nx.minimum_node_cut(nx.Graph([(u, v) for u in range(len(island.names))
-                                                for v in island.adj[u]]), b, island.treasure)
+            _, (reach, _rest) = nx.minimum_cut(g, ("out", b), ("in", island.treasure))
+            cut = [v for v in sites if ("in", v) in reach and ("out", v) not in reach]
             entry["cut"] = sorted(island.names[v] for v in cut)
         boats[colour] = entry
     return holds, {"dragons": dragons, "boats": boats}

@@ -143,7 +143,7 @@ def write_reports(reports_dir: Path) -> None:
     boats = per_boat(island)
     route, picture = _example(island)
     atomic_write_text(out / "example-route.svg", picture)
-    sim = run_simulations()
+    sim = run_simulations(GAMES, SEED)
     base = sim["baseline"]
     there = [a for a, _ in base]
     back = [b for _, b in base]

@@ -456,12 +456,11 @@ class CpRouter:
         m.Add(free <= sum(reasons))
 
     def _joker_reasons(self, f: int):
-        """When may a swap card stand in for the payment of field f in the relaxation?
+        """May a swap card stand in for the payment of field f in the relaxation?
 
-        Only where a swap could have brought a free tile: with no Tosende Elemente in hand, a
-        tile moves one field per swap, so a free tile (own terrain, or one made free by Weite
-        Reise) must lie within as many fields as there are Zerstörende Kräfte. Returns 1
-        (always), None (never) or an expression of the Weite Reise choices."""
+        A swap pays off only by bringing a tile that is free or that a card in hand can pay.
+        With no Tosende Elemente in hand a tile moves one field per swap, so such a tile must
+        lie within as many fields of f as there are Zerstörende Kräfte. Returns 1 or None."""
         if self.count["swap-any"]:
             return 1
         isl = self.isl
@@ -470,11 +469,8 @@ class CpRouter:
             frontier = [g for v in frontier for g in isl.adj[v]
                         if isl.is_field(g) and g not in reach]
             reach |= set(frontier)
-        terrains = {self.tiles0[g] for g in reach}
-        if self.own in terrains:
-            return 1
-        lits = [self.lj[t] for t in sorted(terrains) if t in self.lj]
-        return sum(lits) if lits else None
+        useful = {self.own} | {t for t in range(self.nt) if self.can_pay[t]}
+        return 1 if any(self.tiles0[g] in useful for g in reach) else None
 
     def _build_continuation(self) -> None:
         """After the turn: the cheapest walk to the goal with terrain cards alone."""

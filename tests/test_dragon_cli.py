@@ -1,0 +1,99 @@
+"""Die Dracheninsel: the ``treasure dragon`` commands, their output and their errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver.cli import main
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    try:
+        main(["dragon", *args])
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_help_shows_examples(capsys):
+    for cmd in (["--help"], ["route", "--help"], ["board", "--help"], ["patrol", "--help"],
+                ["layout", "--help"], ["variants", "--help"]):
+        code, out, _ = run(capsys, *cmd)
+        assert code == 0 and "Example" in out
+
+
+def test_route_json_contract(capsys):
+    code, out, _ = run(capsys, "route", "--hunter", "blue", "--hand",
+                       "Vulkan,forest,farmland", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"reachable", "cards_used", "remaining", "plan"} <= set(data)
+    assert data["reachable"] is True and data["cards_used"] == 3 and data["remaining"] == 0
+    assert all({"card", "to"} <= set(step) for step in data["plan"])
+    assert data["hunter"] == "blue" and data["start"] == "boat:blue"
+
+
+def test_route_table_for_people(capsys):
+    code, out, _ = run(capsys, "route", "--hunter", "blue", "--hand", "volcano,forest")
+    assert code == 0
+    assert "reconstructed layout" in out and "not reachable this turn" in out
+    assert "#  action" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["route", "--hunter", "purple", "--hand", "water"], "unknown hunter colour 'purple'"),
+    (["route", "--hunter", "blue", "--hand", "lava"], "unknown card 'lava'"),
+    (["route", "--hunter", "blue", "--hand", "water,water,water,water,water,water,water"],
+     "at most 6 cards"),
+    (["route", "--hunter", "blue", "--hand", "water", "--goal", "boat"], "carries no treasure"),
+    (["route", "--hunter", "blue", "--hand", "water", "--variant", "nope=1"], "unknown variant"),
+    (["route", "--hunter", "blue", "--hand", "water", "--board", "/no/such.toml"],
+     "board file not found"),
+    (["patrol", "--hunter", "blue", "--against", "blue"], "against itself"),
+])
+def test_bad_input_is_one_line_and_status_2(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_bad_board_file_is_reported(capsys, tmp_path):
+    bad = tmp_path / "board.toml"
+    bad.write_text('[boats]\nblue = ["4,-4", "4,-3"]\n[fields]\n"0,-4" = "water"\n',
+                   encoding="utf-8")
+    code, _, err = run(capsys, "route", "--hunter", "blue", "--hand", "water", "--board",
+                       str(bad))
+    assert code == 2 and "has no terrain" in err
+
+
+def test_board_picture_with_a_route(capsys, tmp_path):
+    code, out, _ = run(capsys, "route", "--hunter", "red", "--hand", "volcano,flight,forest",
+                       "--json")
+    route = tmp_path / "r.json"
+    route.write_text(out, encoding="utf-8")
+    svg = tmp_path / "island.svg"
+    code, _, _ = run(capsys, "board", "--route", str(route), "--svg", str(svg))
+    assert code == 0
+    text = svg.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and "reconstructed layout" in text
+    assert text.count("<polygon") >= 61 and 'marker-end="url(#arrow)"' in text
+    code, _, err = run(capsys, "board", "--route", str(tmp_path / "none.json"), "--svg",
+                       str(svg))
+    assert code == 2 and "route file not found" in err
+
+
+def test_patrol_json(capsys):
+    code, out, _ = run(capsys, "patrol", "--hunter", "red", "--against", "blue", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["to"] == "3,-3" and data["opponents"]["blue"] == {"before": 3, "after": 4}
+
+
+def test_variants_listed(capsys):
+    code, out, _ = run(capsys, "variants", "--json")
+    assert code == 0 and json.loads(out)["flight-from-boat"]["default"] == "allowed"

@@ -1,0 +1,57 @@
+"""Die Dracheninsel: reports are complete, well-formed and byte-identical run to run."""
+
+from __future__ import annotations
+
+import re
+
+from solver.dragon import reports
+from solver.dragon.board import default_island
+from solver.dragon.position import opening
+from solver.dragon.simulate import blank, simulate
+from solver.dragon.svg import draw_board
+
+
+def test_write_reports_twice_gives_identical_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(reports, "GAMES", 2)
+    monkeypatch.setattr(reports, "PROOFS_DIR", tmp_path / "proofs")
+    first, second = tmp_path / "a", tmp_path / "b"
+    reports.write_reports(first)
+    reports.write_reports(second)
+    files = sorted(p.name for p in (first / "dracheninsel").iterdir())
+    assert files == ["README.md", "board.svg", "example-route.svg", "summary.json", "turns.svg"]
+    for name in files:
+        assert (first / "dracheninsel" / name).read_bytes() == \
+            (second / "dracheninsel" / name).read_bytes(), name
+    readme = (first / "dracheninsel" / "README.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^- \[([^\]]+)\]\(([^)]+)\): \S.*$", readme, flags=re.M)
+    assert sorted(a for a, b in listed if a == b) == sorted(f for f in files if f != "README.md")
+    assert "reconstruction" in readme and "ASSUMPTION" in readme
+    assert (tmp_path / "proofs" / "dracheninsel" / "deck-and-coins-add-up.json").exists()
+
+
+def test_every_boat_needs_three_cards_on_the_symmetric_opening():
+    rows = reports.per_boat(default_island())
+    assert [r["cards_to_treasure"] for r in rows] == [3] * 6
+
+
+def test_board_picture_is_deterministic():
+    pos = opening(default_island())
+    assert draw_board(pos) == draw_board(pos)
+
+
+def test_simulation_is_seeded_and_counts_turns():
+    island = default_island()
+    a = simulate(island, 3, seed=1)
+    assert [(j.there, j.back) for j in a] == [(j.there, j.back) for j in simulate(island, 3, 1)]
+    assert all(j.there >= 1 and j.back >= 1 for j in a)
+
+
+def test_striking_an_action_keeps_the_deck_size():
+    from solver.dragon.cards import deck
+
+    cards = deck()
+    struck = blank(cards, "long-journey")
+    assert len(struck) == len(cards) == 99
+    assert not any("long-journey" in c.actions for c in struck)
+    assert sum("slumber" in c.actions for c in struck) == sum("slumber" in c.actions
+                                                               for c in cards)
