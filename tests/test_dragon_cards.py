@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from solver.dragon.cards import Card, deck, parse_card, parse_hand
-from solver.dragon.model import parse_variant_options, resolve_variants, rules
+from solver.dragon.model import parse_variant_options, resolve_variants, rules, variant_names
 from solver.util import InputError
 
 
@@ -72,7 +72,9 @@ def test_joker_and_double_cards():
 def test_variants_are_data_with_defaults():
     model = rules()
     chosen = resolve_variants()
-    assert chosen == {name: spec["default"] for name, spec in model.variants.items()}
+    assert chosen == {name: spec["default"] for name, spec in model.variants.items()
+                      if spec.get("kind", "rule") == "rule"}
+    assert "board-file" not in chosen and "flight-from-boat=forbidden" in variant_names()
     assert parse_variant_options(["flight-from-boat=forbidden"])["flight-from-boat"] == "forbidden"
     with pytest.raises(InputError, match="unknown variant"):
         resolve_variants({"no-such": "x"})

@@ -60,24 +60,32 @@ def _model_copy(tmp_path: Path) -> Path:
     return target
 
 
-def test_a_miscounted_deck_is_caught(tmp_path):
+@pytest.mark.parametrize("old, new, failing", [
+    ('"flight" = 5', '"flight" = 6', {"action-cards", "cards"}),
+    ("240, 300", "250, 300", {"coin-value"}),
+    ("single_per_terrain = 8", "single_per_terrain = 9",
+     {"terrain-cards", "terrain-cards-built", "cards"}),
+])
+def test_a_miscounted_model_is_caught(tmp_path, old, new, failing):
     model_dir = _model_copy(tmp_path)
     rules = model_dir / "rules.toml"
-    rules.write_text(rules.read_text().replace('"flight" = 5', '"flight" = 6'))
+    text = rules.read_text(encoding="utf-8")
+    assert old in text
+    rules.write_text(text.replace(old, new), encoding="utf-8")
     rows = {r["id"]: r["holds"] for r in invariants.prove_all(tmp_path / "p", model_dir)}
     assert rows["dracheninsel/deck-and-coins-add-up"] is False
-    checks = json.loads((tmp_path / "p" / "dracheninsel" / "deck-and-coins-add-up.json")
-                        .read_text())["evidence"]["checks"]
-    failed = {c["what"] for c in checks if not c["holds"]}
-    assert failed == {"action cards (counts assumed)", "cards"}
+    cert = tmp_path / "p" / "dracheninsel" / "deck-and-coins-add-up.json"
+    checks = json.loads(cert.read_text(encoding="utf-8"))["evidence"]["checks"]
+    assert {c["id"] for c in checks if not c["holds"]} == failing
 
 
-def test_a_wrong_coin_value_is_caught(tmp_path):
-    model_dir = _model_copy(tmp_path)
-    rules = model_dir / "rules.toml"
-    rules.write_text(rules.read_text().replace("240, 300", "250, 300"))
-    rows = {r["id"]: r["holds"] for r in invariants.prove_all(tmp_path / "p", model_dir)}
-    assert rows["dracheninsel/deck-and-coins-add-up"] is False
+def test_every_count_check_of_the_editions_has_a_fact():
+    import tomllib
+
+    with open(MODEL_DIR / "editions.toml", "rb") as handle:
+        data = tomllib.load(handle)
+    for check in data["count_check"]:
+        assert invariants.fact(check["check"]) == check["stated"] == check["expected"], check
 
 
 def test_more_dragons_than_the_board_allows_are_caught(tmp_path):
@@ -104,6 +112,6 @@ def test_more_dragons_than_the_board_allows_are_caught(tmp_path):
 
 def test_facts_for_the_rules_verifier():
     assert invariants.fact("cards") == 99
-    assert invariants.fact("coin value in the box") == 2580
+    assert invariants.fact("coin-value") == 2580
     with pytest.raises(KeyError):
         invariants.fact("no such check")

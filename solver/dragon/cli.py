@@ -271,5 +271,7 @@ def variants(as_json) -> None:
         click.echo(dumps_json(model.variants), nl=False)
         return
     for name, spec in model.variants.items():
-        click.echo(f"{name}: default {spec['default']} (choices: {', '.join(spec['choices'])})")
+        data = " [data: chosen by files, not --variant]" if spec.get("kind") == "data" else ""
+        click.echo(f"{name}: default {spec['default']} (choices: {', '.join(spec['choices'])})"
+                   f"{data}")
         click.echo(f"  {spec['question']}")

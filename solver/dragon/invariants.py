@@ -190,30 +190,34 @@ def count_checks(model: Rules, island: Island) -> list[dict]:
     terrain_cards = [c for c in cards if c.terrains]
     action_cards = [c for c in cards if c.actions]
     rows = [
-        ("terrain cards", 54, "8 single cards per terrain x 6 + 6 double cards",
+        ("terrain-cards", "terrain cards", 54, "8 single cards per terrain x 6 + 6 double cards",
          int(dt["single_per_terrain"]) * len(model.terrains) + int(dt["double_cards"])),
-        ("terrain cards in the built deck", 54, "deck() from rules.toml", len(terrain_cards)),
-        ("double terrain cards listed", int(dt["double_cards"]), "[deck.terrain].doubles",
-         len(dt["doubles"])),
-        ("action cards (counts assumed)", 45, "[deck.actions] in rules.toml", len(action_cards)),
-        ("cards", 99, "terrain cards + action cards", len(cards)),
-        ("coins", 14, "7 values x 2 coins", len(coins["values"]) * int(coins["per_value"])),
-        ("coin value in the box", 2580, "2 x (100+125+150+175+200+240+300)",
+        ("terrain-cards-built", "terrain cards in the built deck", 54, "deck() from rules.toml",
+         len(terrain_cards)),
+        ("double-cards", "double terrain cards listed", int(dt["double_cards"]),
+         "[deck.terrain].doubles", len(dt["doubles"])),
+        ("action-cards", "action cards (counts assumed)", 45, "[deck.actions] in rules.toml",
+         len(action_cards)),
+        ("cards", "cards", 99, "terrain cards + action cards", len(cards)),
+        ("coins", "coins", 14, "7 values x 2 coins",
+         len(coins["values"]) * int(coins["per_value"])),
+        ("coin-value", "coin value in the box", 2580, "2 x (100+125+150+175+200+240+300)",
          sum(coins["values"]) * int(coins["per_value"])),
-        ("treasures", 7, "one treasure per coin value", len(set(coins["values"]))),
-        ("terrain tiles", 60, "10 per terrain x 6 terrains",
+        ("treasures", "treasures", 7, "one treasure per coin value", len(set(coins["values"]))),
+        ("terrain-tiles", "terrain tiles", 60, "10 per terrain x 6 terrains",
          int(model.board["tiles_per_terrain"]) * len(model.terrains)),
-        ("terrain fields", 60, "fields of the board file", island.n_fields),
-        ("cells of the island", 61, "60 terrain fields + 1 treasure field",
+        ("terrain-fields", "terrain fields", 60, "fields of the board file", island.n_fields),
+        ("cells", "cells of the island", 61, "60 terrain fields + 1 treasure field",
          island.n_fields + 1),
-        ("hunters", 6, "one per terrain colour", len(model.terrains)),
-        ("boats", 6, "one per hunter", len(island.boat_colours)),
-        ("dragons in the box", 3, "components", int(comp["dragons"])),
-        ("dragons in play", 2, "components (one spare)", int(comp["dragons_in_play"])),
-        ("hand size", 6, "rules.toml", int(model.hand_size)),
+        ("hunters", "hunters", 6, "one per terrain colour", len(model.terrains)),
+        ("boats", "boats", 6, "one per hunter", len(island.boat_colours)),
+        ("dragons", "dragons in the box", 3, "components", int(comp["dragons"])),
+        ("dragons-in-play", "dragons in play", 2, "components (one spare)",
+         int(comp["dragons_in_play"])),
+        ("hand-size", "hand size", 6, "rules.toml", int(model.hand_size)),
     ]
-    return [{"what": w, "stated": s, "derived_from": d, "computed": c, "holds": s == c}
-            for w, s, d, c in rows]
+    return [{"id": i, "what": w, "stated": st, "derived_from": d, "computed": c,
+             "holds": st == c} for i, w, st, d, c in rows]
 
 
 def _prove_counts(model: Rules, island: Island) -> tuple[bool, dict]:
@@ -225,7 +229,7 @@ def fact(check: str) -> int:
     """The value the models give for a count check named in editions.toml."""
     model, island = _load(None)
     for row in count_checks(model, island):
-        if row["what"] == check:
+        if row["id"] == check:
             return int(row["computed"])
     raise KeyError(check)
 

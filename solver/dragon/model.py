@@ -143,20 +143,30 @@ def rules() -> Rules:
     return load_rules()
 
 
-def resolve_variants(chosen: dict[str, str] | None = None, model: Rules | None = None) -> dict:
-    """Every variant's reading: the defaults, overridden by ``chosen`` (validated by name)."""
+def rule_variants(model: Rules | None = None) -> dict[str, dict]:
+    """The variants that are readings of rules (not the data choices board-file and deck)."""
     model = model or rules()
-    out = {name: spec["default"] for name, spec in model.variants.items()}
+    return {n: s for n, s in model.variants.items() if s.get("kind", "rule") == "rule"}
+
+
+def variant_names(model: Rules | None = None) -> dict[str, str]:
+    """Every reading as NAME=CHOICE with its question (the rules verifier's hook)."""
+    model = model or rules()
+    return {f"{name}={choice}": spec["question"]
+            for name, spec in model.variants.items() for choice in spec["choices"]}
+
+
+def resolve_variants(chosen: dict[str, str] | None = None, model: Rules | None = None) -> dict:
+    """Every rule variant's reading: the defaults, overridden by ``chosen`` (checked by name)."""
+    model = model or rules()
+    known = rule_variants(model)
+    out = {name: spec["default"] for name, spec in known.items()}
     for name, choice in (chosen or {}).items():
-        if name not in model.variants:
-            raise InputError(
-                f"unknown variant {name!r}; known: {', '.join(sorted(model.variants))}"
-            )
-        if choice not in model.variants[name]["choices"]:
-            raise InputError(
-                f"variant {name} has no choice {choice!r}; choices: "
-                + ", ".join(model.variants[name]["choices"])
-            )
+        if name not in known:
+            raise InputError(f"unknown variant {name!r}; known: {', '.join(sorted(known))}")
+        if choice not in known[name]["choices"]:
+            raise InputError(f"variant {name} has no choice {choice!r}; choices: "
+                             + ", ".join(known[name]["choices"]))
         out[name] = choice
     return out
 
