@@ -427,12 +427,14 @@ class CpRouter:
             (L.lpaid if leave else L.epaid)[f, t] = x
             paid.append(x)
         if self.relax and self.swap_kinds:
-            near = self._joker_reasons(f)
-            if near is not None:
-                x = m.NewBoolVar(f"{tag}j{e}_{f}")
+            free_near, pay_near = self._joker_reasons(f)
+            for kind, near in (("swap", free_near), ("swap-pay", pay_near)):
+                if near is None:
+                    continue
+                x = m.NewBoolVar(f"{tag}j{kind}{e}_{f}")
                 if not isinstance(near, int):
                     m.Add(x <= near)
-                (L.lpaid if leave else L.epaid)[f, "swap"] = x
+                (L.lpaid if leave else L.epaid)[f, kind] = x
                 paid.append(x)
         m.Add(entered == free + sum(paid))
         # free only on the own terrain or a terrain made free by Weite Reise
@@ -455,22 +457,31 @@ class CpRouter:
                     reasons.append(z)
         m.Add(free <= sum(reasons))
 
-    def _joker_reasons(self, f: int):
-        """May a swap card stand in for the payment of field f in the relaxation?
+    def _joker_reasons(self, f: int) -> tuple:
+        """When may a swap card stand in for the payment of field f in the relaxation?
 
-        A swap pays off only by bringing a tile that is free or that a card in hand can pay.
-        With no Tosende Elemente in hand a tile moves one field per swap, so such a tile must
-        lie within as many fields of f as there are Zerstörende Kräfte. Returns 1 or None."""
-        if self.count["swap-any"]:
-            return 1
+        A swap pays off only by bringing a free tile (own terrain, or one made free by Weite
+        Reise) or a tile that another card in hand then pays for. With no Tosende Elemente in
+        hand a tile moves one field per swap, so it must lie within as many fields of f as
+        there are Zerstörende Kräfte. Returns the reasons for (a free tile, a payable tile):
+        each None (impossible), 1 (possible) or an expression of the Weite Reise choices."""
         isl = self.isl
-        reach, frontier = {f}, [f]
-        for _ in range(self.count["swap-adjacent"]):
-            frontier = [g for v in frontier for g in isl.adj[v]
-                        if isl.is_field(g) and g not in reach]
-            reach |= set(frontier)
-        useful = {self.own} | {t for t in range(self.nt) if self.can_pay[t]}
-        return 1 if any(self.tiles0[g] in useful for g in reach) else None
+        if self.count["swap-any"]:
+            reach = set(isl.fields)
+        else:
+            reach, frontier = {f}, [f]
+            for _ in range(self.count["swap-adjacent"]):
+                frontier = [g for v in frontier for g in isl.adj[v]
+                            if isl.is_field(g) and g not in reach]
+                reach |= set(frontier)
+        terrains = {self.tiles0[g] for g in reach}
+        if self.own in terrains:
+            free = 1
+        else:
+            lits = [self.lj[t] for t in sorted(terrains) if t in self.lj]
+            free = sum(lits) if lits else None
+        payable = any(t != self.own and self.can_pay[t] for t in terrains)
+        return free, (1 if payable else None)
 
     def _build_continuation(self) -> None:
         """After the turn: the cheapest walk to the goal with terrain cards alone."""
@@ -532,7 +543,26 @@ class CpRouter:
         demand: dict[tuple, object] = {}
         credit_needed = 0
         if self.relax:
-            credit_needed = sum(x for L in self.layers for k, x in L.paid_items() if k[1] == "swap")
+            jokers = [(k[1], x) for L in self.layers for k, x in L.paid_items()
+                      if k[1] in ("swap", "swap-pay")]
+            # One swap frees one field; only a field next to the treasure field is entered
+            # twice (in, and back out with the waiting hunter) on the same tile: a joker on
+            # the way out needs no swap of its own if the way in had one on that field.
+            inward: dict[int, list] = defaultdict(list)
+            for L in self.layers:
+                for (f, kind), x in L.epaid.items():
+                    if kind in ("swap", "swap-pay"):
+                        inward[f].append(x)
+            credit_needed = sum(x for L in self.layers for (f, kind), x in L.epaid.items()
+                                if kind in ("swap", "swap-pay"))
+            for L in self.layers:
+                for (f, kind), x in L.lpaid.items():
+                    if kind in ("swap", "swap-pay"):
+                        extra = m.NewBoolVar(f"xtra_{f}")
+                        m.Add(extra >= x - sum(inward[f]))
+                        credit_needed += extra
+            # a swap that brings a payable (not free) tile still needs a card to pay it
+            demand["pay-any"] = sum(x for kind, x in jokers if kind == "swap-pay")
             demand["waste"] = m.NewIntVar(0, self.hand_count(), "waste")
         for t in range(self.nt):
             if t == self.own:
@@ -555,11 +585,11 @@ class CpRouter:
             self.tokens = tokens
             self.m.Add(tokens <= self.rem)
             self.rem = self.rem - tokens
-            # A field next to the treasure field can be entered twice (in, and out again with
-            # the waiting hunter), so there one swap may save two payments.
-            twice = 2 if self.waiter and not self.carrying else 1
+            twice = 2 if self.waiter and not self.carrying else 1  # (the same, after the turn)
             credit = self.m.NewIntVar(0, most, "credit")
-            self.m.Add(credit_needed + tokens <= twice * credit)
+            for_tokens = self.m.NewIntVar(0, most, "credit_tokens")
+            self.m.Add(tokens <= twice * for_tokens)
+            self.m.Add(credit_needed + for_tokens <= credit)
             demand["credit"] = credit
         demand["fright"] = (sum(self.fo.values()) + sum(self.raid.values())
                             + 2 * sum(self.f2.values()) + (self.fw if self.fw is not None else 0)
@@ -578,6 +608,8 @@ class CpRouter:
                     mine.append(use)
             if self.relax and k in self.swap_kinds:
                 mine += ["credit", "waste"]
+            if self.relax and _card.terrains:
+                mine.append("pay-any")
             if k in self.can["swap-adjacent"] or k in self.can["swap-any"]:
                 mine.append("swap-adjacent")
             xs = []
@@ -809,12 +841,14 @@ class CpRouter:
                 plan.append(step("fright", names[v], take("fright"), target=self.q.hunter))
                 at = v
                 continue
-            card = use = None
+            card = use = relaxed_pay = None
             free, paid = (L.lfree, L.lpaid) if kind.startswith("leave") else (L.efree, L.epaid)
             if isl.is_field(v) and not val(free.get(v, 1)):
                 (t,) = [t for (f, t), x in paid.items() if f == v and val(x)]
-                if t == "swap":  # the relaxation's joker
+                if t in ("swap", "swap-pay"):  # the relaxation's joker
                     card, use = take("swap-joker"), self.q.position.tiles[v]
+                    if t == "swap-pay":
+                        relaxed_pay = take("pay-any")
                 else:
                     card, use = take(("pay", t)), self.terrains[t]
             leave = True if kind.startswith("leave") else None
@@ -825,9 +859,10 @@ class CpRouter:
                 raid = home
             if kind.endswith("flight"):
                 plan.append(step("flight", names[v], take("flight"), over=names[over], pay=card,
-                                 use=use, leave=leave, raid=raid))
+                                 use=use, leave=leave, raid=raid, relaxed_pay=relaxed_pay))
             else:
-                plan.append(step("step", names[v], card, use=use, leave=leave, raid=raid))
+                plan.append(step("step", names[v], card, use=use, leave=leave, raid=raid,
+                                 relaxed_pay=relaxed_pay))
             if raid:
                 plan.append(step("fright", names[v], take("fright"), target=stay))
             at = v

@@ -44,14 +44,23 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
         payer = entry.get("pay") if action == "flight" else entry.get("card")
         if action in ("step", "flight") and payer in swap_cards:
             target = isl.node(entry["to"])
-            partner = _partner(isl, model, payer, target, pos, tiles, free_terrains,
+            other = entry.get("relaxed_pay")
+            wanted = free_terrains
+            if other:  # bring a tile the other card can pay for
+                card = parse_card(other, model)
+                wanted = {t for t in model.terrains
+                          if card.pays(t, own, router.var["double-card-joker"] == "joker")}
+            partner = _partner(isl, model, payer, target, pos, tiles, wanted,
                                _taken(isl, hunters, dragons, pos) | future)
             if partner is None or target in _taken(isl, hunters, dragons, pos):
                 return None
             swap_cards.remove(payer)
             out.append(_swap(isl, payer, pos, target, partner, tiles))
-            entry = {k: v for k, v in entry.items() if k != "use"}
-            entry["pay" if action == "flight" else "card"] = None
+            entry = {k: v for k, v in entry.items() if k not in ("use", "relaxed_pay")}
+            key = "pay" if action == "flight" else "card"
+            entry[key] = other
+            if other:
+                entry["use"] = tiles[target]
         if entry.get("raid"):
             hunters[entry["raid"]] = isl.boat_node[entry["raid"]]
         out.append(entry)
