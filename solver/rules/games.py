@@ -29,6 +29,13 @@ GAMES: dict[str, dict[str, str]] = {
         "invariants": "solver.armada.invariants",
         "ambiguity": "solver.armada.ambiguity",
     },
+    "dracheninsel": {
+        "title": "Die Dracheninsel",
+        "folder": "dracheninsel",
+        "variants": "solver.dragon.model:variant_names",
+        "fact": "solver.dragon.invariants:fact",
+        "invariants": "solver.dragon.invariants",
+    },
 }
 
 
