@@ -51,12 +51,21 @@ def dragon_sites(island: Island) -> list[int]:
 
 # ---- 1. two dragons never cut a boat off ------------------------------------------------------
 
+def _in(v: int) -> int:
+    """Integer node ids keep networkx's flow deterministic (no string hashing)."""
+    return 2 * v
+
+
+def _out(v: int) -> int:
+    return 2 * v + 1
+
+
 def _split_graph(island: Island, sites: set[int]) -> nx.DiGraph:
     g = nx.DiGraph()
     for v in range(len(island.names)):
-        g.add_edge(("in", v), ("out", v), capacity=1 if v in sites else len(island.names))
-        for u in island.adj[v]:
-            g.add_edge(("out", v), ("in", u), capacity=len(island.names))
+        g.add_edge(_in(v), _out(v), capacity=1 if v in sites else len(island.names))
+        for u in sorted(island.adj[v]):
+            g.add_edge(_out(v), _in(u), capacity=len(island.names))
     return g
 
 
@@ -64,18 +73,19 @@ def _paths_from_flow(flow: dict, source: int, sink: int, count: int) -> list[lis
     paths = []
     flow = {u: dict(vs) for u, vs in flow.items()}
     for _ in range(count):
-        path, node, seen = [source], ("out", source), set()
-        while node != ("in", sink):
-            nxt = next(v for v, f in flow[node].items() if f > 0)
+        path, node, seen = [source], _out(source), set()
+        while node != _in(sink):
+            nxt = next(v for v, f in sorted(flow[node].items()) if f > 0)
             flow[node][nxt] -= 1
             node = nxt
-            if node[0] == "in" and node[1] != sink:
-                if node[1] in seen:
+            if node % 2 == 0 and node // 2 != sink:
+                field = node // 2
+                if field in seen:
                     break
-                seen.add(node[1])
-                path.append(node[1])
-                flow[node][("out", node[1])] -= 1
-                node = ("out", node[1])
+                seen.add(field)
+                path.append(field)
+                flow[node][_out(field)] -= 1
+                node = _out(field)
         path.append(sink)
         paths.append(path)
     return paths
@@ -89,15 +99,15 @@ def _prove_cut(model: Rules, island: Island) -> tuple[bool, dict]:
     holds = True
     for colour in island.boat_colours:
         b = island.boat_node[colour]
-        value, flow = nx.maximum_flow(g, ("out", b), ("in", island.treasure))
+        value, flow = nx.maximum_flow(g, _out(b), _in(island.treasure))
         entry = {"paths_needed": dragons + 1, "max_disjoint": int(min(value, dragons + 1))}
         if value > dragons:
             paths = _paths_from_flow(flow, b, island.treasure, dragons + 1)
             entry["paths"] = [[island.names[v] for v in p] for p in paths]
         else:
             holds = False
-            _, (reach, _rest) = nx.minimum_cut(g, ("out", b), ("in", island.treasure))
-            cut = [v for v in sites if ("in", v) in reach and ("out", v) not in reach]
+            _, (reach, _rest) = nx.minimum_cut(g, _out(b), _in(island.treasure))
+            cut = [v for v in sites if _in(v) in reach and _out(v) not in reach]
             entry["cut"] = sorted(island.names[v] for v in cut)
         boats[colour] = entry
     return holds, {"dragons": dragons, "boats": boats}
