@@ -184,12 +184,12 @@ def _route_text(island, q, result) -> str:
 
 def _details(s: dict) -> str:
     parts = []
-    if s.get("use"):
-        parts.append(f"pays {s['use']}")
     if s.get("over"):
         parts.append(f"over {s['over']}")
     if s.get("pay"):
-        parts.append(f"landing paid with {s['pay']}")
+        parts.append(f"landing on {s['use']} paid with {s['pay']}")
+    elif s.get("use"):
+        parts.append(f"pays {s['use']}")
     if s.get("with"):
         parts.append(f"with {s['with']}: {s['terrain']} free this turn")
     if s.get("swap"):
