@@ -44,9 +44,9 @@ class Canvas:
         xs, ys = zip(*(geo.pixel(h, SIZE) for h in self.isl.hexes), strict=True)
         self.margin = SIZE * 1.6
         self.ox = -min(xs) + self.margin
-        self.oy = -min(ys) + self.margin + 40  # room for the title
+        self.oy = -min(ys) + self.margin + 56  # room for the title
         self.width = max(xs) - min(xs) + 2 * self.margin + 230  # legend on the right
-        self.height = max(ys) - min(ys) + 2 * self.margin + 40
+        self.height = max(ys) - min(ys) + 2 * self.margin + 56
         self.items: list[str] = []
 
     def xy(self, v: int) -> tuple[float, float]:
@@ -83,10 +83,10 @@ def draw_board(pos: Position, route: dict | None = None, title: str | None = Non
     c = Canvas(pos)
     isl, model = c.isl, c.isl.model
     c.add(f'<rect x="0" y="0" width="{_f(c.width)}" height="{_f(c.height)}" fill="{SEA}"/>')
-    label = title or "Die Dracheninsel"
+    c.text(16, 26, title or "Die Dracheninsel", size=16, anchor="start", weight="bold")
     if isl.reconstruction:
-        label += " (reconstructed layout, not the printed board)"
-    c.text(16, 26, label, size=16, anchor="start", weight="bold")
+        c.text(16, 46, "Board: reconstructed layout, not the printed board", size=12,
+               anchor="start", fill="#8b0000")
     fronts = set(isl.fronts)
     for v in isl.fields:
         x, y = c.xy(v)
