@@ -19,7 +19,8 @@ from solver.armada.exact import all_states, exact_game, requirement_chance
 from solver.armada.game import Game, default_game
 from solver.armada.rules import with_variant
 from solver.armada.wholegame import layers, solve_table
-from solver.util import REPO_ROOT, atomic_write_text, dumps_json
+from solver.rules.claims import invariant_row
+from solver.util import atomic_write_text, dumps_json
 
 SUBDIR = Path("armada") / "invariants"
 SMALL_PIERS = ["barrels", "full-house"]
@@ -146,13 +147,7 @@ def _path(proofs_dir: Path, inv_id: str) -> Path:
 
 def _row(inv_id: str, holds: bool, proofs_dir: Path) -> dict:
     statement, method, _ = INVARIANTS[inv_id]
-    path = _path(proofs_dir, inv_id)
-    try:
-        certificate = str(path.resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        certificate = str(path)
-    return {"id": f"armada/{inv_id}", "statement": statement, "method": method,
-            "holds": holds, "certificate": certificate}
+    return invariant_row("armada", inv_id, statement, method, holds, _path(proofs_dir, inv_id))
 
 
 def _subject(game: Game | None) -> tuple[Game, dict]:

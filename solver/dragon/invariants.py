@@ -30,7 +30,8 @@ from solver.dragon.board import Island, island_from_data
 from solver.dragon.cards import deck
 from solver.dragon.model import MODEL_DIR, Rules, load_rules, read_toml
 from solver.dragon.position import Position, opening
-from solver.util import REPO_ROOT, InputError, atomic_write_text, dumps_json
+from solver.rules.claims import invariant_row
+from solver.util import InputError, atomic_write_text, dumps_json
 
 SUBDIR = "dracheninsel"
 
@@ -273,13 +274,8 @@ def _path(proofs_dir: Path, inv_id: str) -> Path:
 
 def _row(inv_id: str, holds: bool, proofs_dir: Path) -> dict:
     statement, method, _ = INVARIANTS[inv_id]
-    path = _path(proofs_dir, inv_id)
-    try:
-        cert = str(path.resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        cert = str(path)
-    return {"id": f"dracheninsel/{inv_id}", "statement": statement, "method": method,
-            "holds": bool(holds), "certificate": cert}
+    return invariant_row("dracheninsel", inv_id, statement, method, holds,
+                         _path(proofs_dir, inv_id))
 
 
 def prove_all(proofs_dir: Path, model_dir: Path | None = None) -> list[dict]:

@@ -1,5 +1,6 @@
-"""Stored variant claims (``proofs/<game>/variants.json``): what each reading changes, written
-by ``make solve`` and re-checked by ``make check``."""
+"""Stored verdicts: variant claims (``proofs/<game>/variants.json``: what each reading changes,
+written by ``make solve`` and re-checked by ``make check``) and the rows that describe each
+invariant's certificate."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from solver.util import atomic_write_text, dumps_json
+from solver.util import REPO_ROOT, atomic_write_text, dumps_json
 
 
 def write_claims(path: Path, names: Iterable[str], measure: Callable[[str], list[dict]]):
@@ -32,3 +33,14 @@ def verify_stored(path: Path, game: str, check: Callable[[list[dict]], list[str]
     except ValueError as err:
         return [f"{game}: {err}"]
     return check(rows)
+
+
+def invariant_row(game: str, inv_id: str, statement: str, method: str, holds: bool,
+                  path: Path) -> dict:
+    """One invariant as the verifier reports it; the certificate path relative to the repo."""
+    try:
+        certificate = str(Path(path).resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        certificate = str(path)
+    return {"id": f"{game}/{inv_id}", "statement": statement, "method": method,
+            "holds": bool(holds), "certificate": certificate}

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.rules.claims import invariant_row
 from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules, variant_names
 from solver.sabords.scoring import (
     bust_outcomes,
@@ -21,7 +22,7 @@ from solver.sabords.scoring import (
     longest_island,
     stop_outcomes,
 )
-from solver.util import REPO_ROOT, InputError, atomic_write_text, dumps_json
+from solver.util import InputError, atomic_write_text, dumps_json
 
 CARDS = STANDARD_CARDS + PROMO_CARDS
 SUBDIR = Path("sabords") / "invariants"
@@ -234,13 +235,8 @@ def _certificate_path(proofs_dir: Path, inv_id: str) -> Path:
 
 def _row(inv_id: str, holds: bool, proofs_dir: Path) -> dict:
     statement, method, _ = INVARIANTS[inv_id]
-    path = _certificate_path(proofs_dir, inv_id)
-    try:
-        certificate = str(path.relative_to(REPO_ROOT))
-    except ValueError:
-        certificate = str(path)
-    return {"id": f"sabords/{inv_id}", "statement": statement, "method": method,
-            "holds": holds, "certificate": certificate}
+    return invariant_row("sabords", inv_id, statement, method, holds,
+                         _certificate_path(proofs_dir, inv_id))
 
 
 def prove_all(proofs_dir: Path) -> list[dict]:
