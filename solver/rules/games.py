@@ -35,6 +35,7 @@ GAMES: dict[str, dict[str, str]] = {
         "variants": "solver.dragon.model:variant_names",
         "fact": "solver.dragon.invariants:fact",
         "invariants": "solver.dragon.invariants",
+        "ambiguity": "solver.dragon.ambiguity",
     },
 }
 

@@ -71,9 +71,12 @@ def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict
              "changes: the optimal expected value per card (or position) and objective, and "
              "how many decision states change their best action (Mille Sabords: every dice "
              "state of the turn; Gold Armada: every decision of the opening turn, plus the "
-             "board states whose value changes). A reading that changes "
+             "board states whose value changes; Die Dracheninsel: seeded random turns in which "
+             "the point arises, each solved exactly under both readings, with a witness turn "
+             "whose optimum changes). A reading that changes "
              "nothing is proved to change nothing exactly (the two readings build the same "
-             "problem, or the default's exact certificate verifies under the variant).", ""]
+             "problem, or the default's exact certificate verifies under the variant); a "
+             "sample in which nothing changes is reported as such, never as a proof.", ""]
     for game, entry in entries.items():
         lines += [f"## {GAMES[game]['title']}", ""]
         rows = measured.get(game, [])
@@ -87,10 +90,13 @@ def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict
                 lines.append(f"- {s['edition']} says: {s['statement']}")
             effect = [r for r in rows if r["variant"] == p["variant"]]
             changed = [r for r in effect if r["claim"] == "changes" or r["changed_states"]]
+            seen_only = [r for r in effect if r["claim"] == "no change seen"]
             if not p["variant"]:
                 lines.append("- no variant: the point does not reach the solvers")
             elif not effect:
                 lines.append("- not measured by a solver")
+            elif not changed and seen_only:
+                lines.append(f"- effect: none seen ({seen_only[0]['proof']}); not proved")
             elif not changed:
                 proofs = sorted({r["proof"] for r in effect})
                 lines.append(f"- effect: **none**, proved for every case measured "
@@ -109,11 +115,33 @@ def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict
                     lines.append(f"| {r['card']} | {r['objective']} | {r['default']:.4f} | "
                                  f"{r['value']:.4f} | {r['delta']:+.4f} | "
                                  f"{r['changed_states']} |" + cell)
+                lines += _witness_lines(effect, GAMES[game]["folder"])
                 same = len(effect) - len(changed)
                 if same:
                     lines.append(f"\nEvery other case ({same}) is proved unchanged.")
             lines.append("")
     return "\n".join(lines)
+
+
+def _witness_lines(rows: list[dict], folder: str) -> list[str]:
+    """A witness turn (Die Dracheninsel): the situation whose optimum the reading changes."""
+    out = []
+    for r in rows:
+        w = r.get("witness")
+        if w:
+            out += ["", f"Witness (situation {w['index']}, stored in "
+                    f"`proofs/{folder}/variants.json`): {w['hunter']} holding "
+                    f"{', '.join(w['hand'])}; default: {_turn_value(w['default'])}; variant: "
+                    f"{_turn_value(w['variant'])}. Re-solved by `make check` with both route "
+                    "finders."]
+    return out
+
+
+def _turn_value(value: list) -> str:
+    rem, spent = value
+    head = "reaches the goal" if rem == 0 else (
+        "cannot reach the goal" if rem is None else f"{rem} cards short")
+    return f"{head}, {spent} cards spent"
 
 
 def write_reports(reports_dir: Path) -> None:

@@ -1,0 +1,249 @@
+"""Every Die Dracheninsel variant measured by solving each reading.
+
+A variant of this game is a reading of one turn's rules, so it is measured on turns: for each
+variant, ``SITUATIONS`` seeded random situations in which the point can arise (described in
+``models/dracheninsel/variants.toml`` under ``[NAME.situation]``: where the mover stands, what
+else is on the island, which cards the hand must hold; the rest of the six-card hand is drawn
+from the deck). Each situation is solved exactly under the default and under the variant; the
+rows report the share of turns that reach the goal, the mean cards still needed and the mean
+cards spent, how many situations change their optimal value, and how many change their best
+action (the default's optimal plan is illegal or no longer optimal under the variant).
+
+A claim "changes" carries a witness: one situation whose optimum differs, solved under both
+readings by CP-SAT and by the independent exhaustive search, which ``make check`` solves again.
+When the sample shows no change, up to ``WITNESS_SEARCH`` further situations are tried for a
+witness; nothing found is reported as "no change seen", never as proved.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tomllib
+from pathlib import Path
+
+from solver.dragon.board import Island, default_island
+from solver.dragon.cards import Card, deck
+from solver.dragon.model import rule_variants, rules, variant_names
+from solver.dragon.position import Position, position_from_data, position_toml
+from solver.dragon.randgen import random_hand, random_position
+from solver.dragon.route import INF, RouteQuery, RouteResult
+from solver.dragon.route_cpsat import cp_route
+from solver.dragon.route_search import replay, search_route
+from solver.rules.claims import verify_stored, write_claims
+from solver.util import PROOFS_DIR
+
+SITUATIONS = 40
+SEED = 5151
+SPOT_CHECK = 5  # situations per variant that ``make check`` solves again, besides the witness
+WITNESS_SEARCH = 300  # further situations tried for a witness when the sample shows no change
+CLAIMS_FILE = Path("dracheninsel") / "variants.json"
+OBJECTIVES = ("goal reached (share of turns)", "cards still needed (mean)",
+              "cards spent (mean)")
+
+
+def _has_swap(hand: list[Card]) -> bool:
+    return any(c.does("swap-adjacent") or c.does("swap-any") for c in hand)
+
+
+def solve(q: RouteQuery) -> RouteResult:
+    """The exact optimum: the exhaustive search for hands without swap cards (fast there),
+    CP-SAT otherwise; the tests show that the two agree."""
+    return cp_route(q) if _has_swap(q.hand) else search_route(q)
+
+
+def _fits(pos: Position, mover: str, spec: dict) -> bool:
+    isl = pos.island
+    me = pos.hunters[mover]
+    where = spec.get("mover", "any")
+    if me.at == isl.treasure:
+        return False
+    if where == "boat" and me.at != isl.boat_node[mover]:
+        return False
+    if where in ("boat", "lone") and me.partner is not None:
+        return False
+    if where == "carrying" and me.partner is None:
+        return False
+    others = [h for c, h in pos.hunters.items() if c not in (mover, me.partner)]
+    need = set(spec.get("position", []))
+    if "waiter" in need and not any(h.at == isl.treasure for h in others):
+        return False
+    if "carrying-pair" in need and not any(h.partner for h in others):
+        return False
+    if "no-treasure" in need and pos.treasure is not None:
+        return False
+    return True
+
+
+def _must_cards(spec: dict, own: str, rng: random.Random) -> list[str]:
+    out = []
+    for name in spec.get("cards", []):
+        if name == "own-double":
+            doubles = sorted({c.name for c in deck() if len(c.terrains) == 2 and own in c.terrains})
+            out.append(rng.choice(doubles))
+        else:
+            out.append(name)
+    return out
+
+
+def situations(name: str, n: int = SITUATIONS, island: Island | None = None) -> list[RouteQuery]:
+    """``n`` seeded random situations of the variant's kind, under the default reading."""
+    island = island or default_island()
+    spec = rule_variants()[name].get("situation", {})
+    carrying = {"carrying": True, "boat": False, "lone": False}.get(spec.get("mover", "any"))
+    out = []
+    for i in range(n):
+        rng = random.Random(f"{SEED}:{name}:{i}")
+        for _ in range(100_000):
+            pos, mover = random_position(island, rng, carrying=carrying)
+            if _fits(pos, mover, spec):
+                break
+        else:
+            raise RuntimeError(f"no situation found for variant {name}")
+        own = island.model.terrain_of(mover)
+        hand = random_hand(rng, island.model.hand_size, must=_must_cards(spec, own, rng))
+        out.append(RouteQuery(pos, mover, hand))
+    return out
+
+
+def with_reading(q: RouteQuery, variant: str) -> RouteQuery:
+    """The same situation under the reading NAME=CHOICE."""
+    name, _, choice = variant.partition("=")
+    return RouteQuery(q.position, q.hunter, q.hand, q.goal, {**q.variants, name: choice})
+
+
+def _plan_still_best(q_variant: RouteQuery, plan: list[dict], best: tuple[int, int]) -> bool:
+    try:
+        (rem, spent), _ = replay(q_variant, plan)
+    except ValueError:
+        return False
+    return (rem, spent) <= best
+
+
+def _value(result: RouteResult) -> list[int | None]:
+    return [result.remaining, result.cards_used]
+
+
+def _situation_record(q: RouteQuery) -> dict:
+    return {"position": position_toml(q.position), "hunter": q.hunter,
+            "hand": [c.name for c in q.hand]}
+
+
+def _query(record: dict, island: Island) -> RouteQuery:
+    from solver.dragon.cards import parse_hand
+
+    pos = position_from_data(tomllib.loads(record["position"]), island, "stored situation")
+    return RouteQuery(pos, record["hunter"], parse_hand(record["hand"], island.model))
+
+
+def _witness_values(q: RouteQuery, variant: str) -> dict:
+    """Both readings solved by both route finders (they must agree)."""
+    out = {}
+    for reading, query in (("default", q), ("variant", with_reading(q, variant))):
+        cp, search = cp_route(query), search_route(query)
+        if cp.value != search.value:
+            raise RuntimeError(f"{variant}: route finders disagree on the witness "
+                               f"({cp.value} vs {search.value})")
+        out[reading] = _value(cp)
+    return out
+
+
+def measure(variant: str, n: int = SITUATIONS) -> list[dict]:
+    """The rows for one reading NAME=CHOICE (none for defaults and data choices)."""
+    name, _, choice = variant.partition("=")
+    spec = rule_variants().get(name)
+    if spec is None or choice == spec["default"]:
+        return []
+    print(f"  dracheninsel ambiguity: {variant} ({n} situations)", file=sys.stderr, flush=True)
+    pairs, decisions, witness = [], 0, None
+    for i, q in enumerate(situations(name, n)):
+        qv = with_reading(q, variant)
+        a, b = solve(q), solve(qv)
+        pairs.append((_value(a), _value(b)))
+        if a.value != b.value and (witness is None or (_has_swap(witness[1].hand)
+                                                      and not _has_swap(q.hand))):
+            witness = (i, q)
+        decisions += not _plan_still_best(qv, a.plan, b.value)
+    if witness is None:
+        witness = _find_witness(name, variant, n)
+    changed = sum(a != b for a, b in pairs)
+    label = spec.get("situation", {}).get("label", "random situations")
+    card = f"{n} situations: {label}"
+    values = [{"default": a, "variant": b} for a, b in pairs]
+    rows = []
+    for objective in OBJECTIVES:
+        d, v = (_summary(objective, [p[k] for p in pairs]) for k in (0, 1))
+        rows.append({"variant": variant, "card": card, "objective": objective,
+                     "default": round(d, 6), "value": round(v, 6), "delta": round(v - d, 6),
+                     "changed_states": decisions, "values_changed": changed})
+    if witness is not None:
+        i, q = witness
+        claim, proof = "changes", (f"witness: situation {i} solved exactly under both readings "
+                                   "by CP-SAT and by the exhaustive search")
+        extra = {"witness": {"index": i, **_situation_record(q),
+                             **_witness_values(q, variant)}}
+    else:
+        claim, proof = "no change seen", (f"{n} random situations, each solved exactly; "
+                                          "a sample, not a proof")
+        extra = {}
+    for row in rows:
+        row.update(claim=claim, proof=proof)
+    rows[0].update(extra, situations=values)
+    return rows
+
+
+def _find_witness(name: str, variant: str, start: int) -> tuple[int, RouteQuery] | None:
+    """The first situation after the sample (hands without swap cards only, as they solve
+    fast) whose optimum changes."""
+    for i, q in enumerate(situations(name, start + WITNESS_SEARCH)):
+        if i < start or _has_swap(q.hand):
+            continue
+        if search_route(q).value != search_route(with_reading(q, variant)).value:
+            return i, q
+    return None
+
+
+def _summary(objective: str, values: list[list[int | None]]) -> float:
+    if objective.startswith("goal reached"):
+        return statistics.fmean(rem == 0 for rem, _ in values)
+    if objective.startswith("cards still needed"):
+        return statistics.fmean(INF if rem is None else rem for rem, _ in values)
+    return statistics.fmean(spent for _, spent in values)
+
+
+def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
+    return write_claims(proofs_dir / CLAIMS_FILE, variant_names(rules()), measure)
+
+
+def verify_claims(proofs_dir: Path = PROOFS_DIR) -> list[str]:
+    """Solve each witness again under both readings, and the first ``SPOT_CHECK`` situations of
+    every variant, and compare with the stored claims."""
+    return verify_stored(proofs_dir / CLAIMS_FILE, "dracheninsel", _check_rows)
+
+
+def _check_rows(stored: list[dict]) -> list[str]:
+    errors = []
+    island = default_island()
+    for row in stored:
+        if "situations" not in row:
+            continue
+        variant = row["variant"]
+        name = variant.partition("=")[0]
+        fresh = situations(name, SPOT_CHECK, island)
+        for i, q in enumerate(fresh):
+            want = row["situations"][i]
+            got = {"default": _value(solve(q)),
+                   "variant": _value(solve(with_reading(q, variant)))}
+            if got != want:
+                errors.append(f"dracheninsel {variant}: situation {i} now solves to {got}, "
+                              f"recorded {want}")
+        w = row.get("witness")
+        if row["claim"] == "changes":
+            if not w:
+                errors.append(f"dracheninsel {variant}: claims a change but has no witness")
+                continue
+            got = _witness_values(_query(w, island), variant)
+            if got["default"] == got["variant"] or got != {k: w[k] for k in got}:
+                errors.append(f"dracheninsel {variant}: the witness no longer shows the change")
+    return errors
