@@ -177,3 +177,18 @@ def test_goal_errors(island):
     empty = position_from_data({"treasure": 0}, island)
     with pytest.raises(InputError, match="no treasure is left"):
         RouteQuery(empty, "blue", [])
+
+
+def test_work_limit_gives_a_legal_deterministic_route_marked_unproved():
+    """A cut-off (deterministic work, not wall time) returns the best route found, legal and
+    the same on every run, flagged as not proved optimal."""
+    from solver.dragon.bench import queries
+
+    q = queries(66)[65]  # two Zerstörende Kräfte: CP-SAT needs several seconds to prove it
+    first, second = cp_route(q, work_limit=0.5), cp_route(q, work_limit=0.5)
+    assert not first.optimal
+    assert first.plan == second.plan and first.value == second.value
+    value, _ = replay(q, first.plan)
+    assert value == first.value
+    full = cp_route(q)
+    assert full.optimal and first.value >= full.value

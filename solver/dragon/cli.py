@@ -172,6 +172,9 @@ def _route_text(island, q, result) -> str:
     else:
         lines.append(f"not reachable this turn; ends {result.remaining} terrain card(s) away "
                      f"after playing {result.cards_used}")
+    if not result.optimal:
+        lines.append("(the solver's work limit was reached: the best route found, not proved "
+                     "optimal)")
     rows = [("#", "action", "card", "to", "details")]
     for i, s in enumerate(result.plan, 1):
         rows.append((str(i), s["action"], s.get("card") or "-", s["to"], _details(s)))

@@ -69,6 +69,7 @@ class RouteResult:
     plan: list[dict]
     method: str = ""
     seconds: float = 0.0
+    optimal: bool = True  # False: a solver's work limit cut the proof short (best found)
 
     @property
     def value(self) -> tuple[int, int]:
@@ -81,6 +82,7 @@ class RouteResult:
             "cards_used": self.cards_used,
             "remaining": self.remaining,
             "plan": self.plan,
+            "optimal": self.optimal,
         }
 
 

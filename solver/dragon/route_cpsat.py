@@ -15,6 +15,7 @@ reaching the goal comes first, ending closest second and spending few cards thir
 
 from __future__ import annotations
 
+import math
 import time
 from collections import defaultdict
 
@@ -24,7 +25,12 @@ from solver.dragon.route import INF, RouteQuery, RouteResult, step
 from solver.dragon.route_repair import repair
 
 REM_WEIGHT = 7
+WORK_LIMIT = 120.0  # CP-SAT's deterministic time per model: the same cut-off on every machine
 _EXTRA: dict = {}
+
+
+class NotSolved(RuntimeError):
+    """CP-SAT found no solution within the work limit."""
 
 
 class _Layer:
@@ -628,11 +634,15 @@ class CpRouter:
         self.cards_used = sum(self.use.values())
 
     # -- solve and read the plan -------------------------------------------------------
-    def solve(self, workers: int = 1, time_limit: float = 60.0,
+    def solve(self, workers: int = 1, work_limit: float = WORK_LIMIT,
               hint: CpRouter | None = None, lower: int | None = None,
               plan_hint: list[dict] | None = None) -> RouteResult:
         """Solve to optimality. ``hint``: a solved router of a restriction of this model (fewer
-        swap layers); its solution starts the search and its value bounds the objective."""
+        swap layers); its solution starts the search and its value bounds the objective.
+
+        The limit is CP-SAT's deterministic time, so a cut-off falls at the same point of the
+        search on every machine: the best route found is then returned with ``optimal`` False
+        (and ``self.bound`` a proved lower bound on the objective)."""
         t0 = time.perf_counter()
         if self.start == self.T:
             return RouteResult(True, 0, 0, [], "cp-sat", 0.0)
@@ -647,7 +657,7 @@ class CpRouter:
             self._hint_plan(plan_hint)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = workers
-        solver.parameters.max_time_in_seconds = time_limit
+        solver.parameters.max_deterministic_time = work_limit
         solver.parameters.cp_model_probing_level = 0
         solver.parameters.random_seed = 0
         for k, v in _EXTRA.items():
@@ -655,10 +665,11 @@ class CpRouter:
         status = solver.Solve(self.m)
         if status == cp_model.INFEASIBLE:
             return RouteResult(False, 0, None, [], "cp-sat", time.perf_counter() - t0)
-        if status != cp_model.OPTIMAL:
-            raise RuntimeError(f"route model not solved ({solver.StatusName(status)})")
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise NotSolved(f"route model not solved ({solver.StatusName(status)})")
         self.sol = solver
         self.objective = int(round(solver.ObjectiveValue()))
+        self.bound = math.ceil(solver.BestObjectiveBound() - 1e-6)
         rem = int(solver.Value(self.rem))
         cards = int(solver.Value(self.cards_used))
         plan = self._plan()
@@ -667,7 +678,7 @@ class CpRouter:
             for x in list(L.goal.values()) + list(L.leave_steps.values())
             + list(L.leave_flights.values()))
         return RouteResult(reached, cards, rem if rem < INF else None, plan, "cp-sat",
-                           time.perf_counter() - t0)
+                           time.perf_counter() - t0, optimal=status == cp_model.OPTIMAL)
 
     def _hint_from(self, other: CpRouter) -> None:
         """Start from another model's solution (matched by variable name)."""
@@ -898,7 +909,7 @@ class CpRouter:
         return [isl.names[f] for f in isl.fields if f not in taken][:4]
 
 
-def cp_route(q: RouteQuery, workers: int = 1, time_limit: float = 60.0) -> RouteResult:
+def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) -> RouteResult:
     """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers.
 
     Round k solves the model with k swap layers: a restriction of the turn, so its route is
@@ -911,11 +922,15 @@ def cp_route(q: RouteQuery, workers: int = 1, time_limit: float = 60.0) -> Route
     a route needs to enter a field at most once per state of its tile. When the bound reaches
     round k's value, round k is optimal; the last possible round has a layer for every swap
     card and is optimal by itself.
+
+    Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
+    so far is returned with ``optimal`` False; the same query always gives the same answer.
     """
     t0 = time.perf_counter()
     most = CpRouter(q).n_swaps
     prev = CpRouter(q, swaps=0)
-    result = prev.solve(workers, time_limit)
+    result = prev.solve(workers, work_limit)
+    proved = result.optimal
     mixed = any(len(c.actions) > 1 and (c.does("swap-adjacent") or c.does("swap-any"))
                 for c in q.hand)
     for k in range(1, most + 1):
@@ -924,17 +939,28 @@ def cp_route(q: RouteQuery, workers: int = 1, time_limit: float = 60.0) -> Route
         lower, plan = None, None
         if not mixed:
             relaxed = CpRouter(q, relax_swaps=True, min_swaps=k)
-            relaxed_result = relaxed.solve(workers, time_limit)
-            if relaxed_result.remaining is None:
+            try:
+                relaxed_result = relaxed.solve(workers, work_limit)
+            except NotSolved:
+                relaxed_result = None
+            if relaxed_result is not None and relaxed_result.remaining is None \
+                    and relaxed_result.optimal:
                 break  # no route with k or more swaps at all
-            lower = relaxed.objective
-            if lower >= prev.objective:
-                break
-            plan = repair(relaxed, relaxed_result.plan, relaxed.sol.Value(relaxed.tokens),
-                          relaxed.continuation_nodes())
+            if relaxed_result is not None:
+                lower = relaxed.bound
+                if lower >= prev.objective:
+                    break
+                plan = repair(relaxed, relaxed_result.plan, relaxed.sol.Value(relaxed.tokens),
+                              relaxed.continuation_nodes())
         router = CpRouter(q, swaps=k)
-        result = router.solve(workers, time_limit, hint=prev, lower=lower, plan_hint=plan)
+        try:
+            result = router.solve(workers, work_limit, hint=prev, lower=lower, plan_hint=plan)
+        except NotSolved:  # not even the previous round's route was found again
+            proved = False
+            break
+        proved = proved and result.optimal
         prev = router
+    result.optimal = proved
     result.seconds = time.perf_counter() - t0
     return result
 

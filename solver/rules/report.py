@@ -129,6 +129,10 @@ def _witness_lines(rows: list[dict], folder: str) -> list[str]:
     for r in rows:
         w = r.get("witness")
         if w:
+            if "values_changed" in r:
+                n = len(r.get("situations", []))
+                out += ["", f"Of the {n} situations, {r['values_changed']} change their optimal "
+                        f"value and {r['changed_states']} their best action."]
             out += ["", f"Witness (situation {w['index']}, stored in "
                     f"`proofs/{folder}/variants.json`): {w['hunter']} holding "
                     f"{', '.join(w['hand'])}; default: {_turn_value(w['default'])}; variant: "
@@ -140,8 +144,8 @@ def _witness_lines(rows: list[dict], folder: str) -> list[str]:
 def _turn_value(value: list) -> str:
     rem, spent = value
     head = "reaches the goal" if rem == 0 else (
-        "cannot reach the goal" if rem is None else f"{rem} cards short")
-    return f"{head}, {spent} cards spent"
+        "cannot reach the goal" if rem is None else f"{rem} card{'' if rem == 1 else 's'} short")
+    return f"{head}, {spent} card{'' if spent == 1 else 's'} spent"
 
 
 def write_reports(reports_dir: Path) -> None:
