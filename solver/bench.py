@@ -1,13 +1,39 @@
 """``make bench``: print each game's speed figures (never asserted in tests).
 
-Usage: ``python -m solver.bench [GAME ...]``.
+Usage: ``python -m solver.bench [GAME ...]``. Also holds the timing helpers the games'
+benchmarks share.
 """
 
 from __future__ import annotations
 
+import os
+import statistics
+import subprocess
 import sys
+import tempfile
+import time
 
 from solver.games import GAMES, load, select
+
+
+def warm_cache_wall_times(command: list[str], warm_up: list[str], runs: int) -> list[float]:
+    """Wall times of ``runs`` runs of ``treasure COMMAND``, each in a fresh process, against a new
+    temporary cache that one run of ``treasure WARM_UP`` has filled first."""
+    treasure = [sys.executable, "-m", "solver"]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "TREASURE_CACHE": cache}
+        subprocess.run(treasure + warm_up, capture_output=True, check=True, env=env)
+        walls = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run(treasure + command, capture_output=True, check=True, env=env)
+            walls.append(time.perf_counter() - start)
+    return walls
+
+
+def median_and_worst(walls: list[float]) -> str:
+    """``median X s, worst Y s`` for a list of wall times."""
+    return f"median {statistics.median(walls):.3f} s, worst {max(walls):.3f} s"
 
 
 def main(argv: list[str]) -> int:

@@ -1,4 +1,5 @@
-"""Small shared helpers: input errors, whole-file writes, the cache directory, model paths."""
+"""Small shared helpers: input errors, TOML reading, whole-file writes, the cache directory,
+model paths."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import hashlib
 import json
 import os
 import tempfile
+import tomllib
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -16,6 +18,27 @@ REPORTS_DIR = REPO_ROOT / "reports"
 
 class InputError(ValueError):
     """Bad user input (dice string, card name, board file...): the CLI prints one line, exits 2."""
+
+
+def read_toml(path: str | os.PathLike, what: str = "TOML file") -> dict:
+    """Parse a TOML file; a missing, unreadable or malformed file is a one-line InputError
+    naming ``what`` and the file."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError as err:
+        raise InputError(f"{what} not found: {path}") from err
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{path}: malformed TOML ({err})") from err
+    except OSError as err:
+        raise InputError(f"{what} {path}: {err.strerror}") from err
+
+
+def variant_descriptions(variants: dict[str, dict]) -> dict[str, str]:
+    """Each variant's name with its one-line description, from a parsed ``[variants]`` table
+    whose entries carry a ``description`` key."""
+    return {name: spec["description"] for name, spec in variants.items()}
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
+
+from solver.bench import median_and_worst, warm_cache_wall_times
 
 SOLVE = """
 import resource, sys, time
@@ -50,15 +50,7 @@ def run() -> None:
     print(f"for comparison, the same three-roll sub-problem in plain batched numpy "
           f"(solver.engine.horizon): {numpy_rate:,.0f} per s")
 
-    with tempfile.TemporaryDirectory() as cache:
-        env["TREASURE_CACHE"] = cache
-        base = [sys.executable, "-m", "solver", "armada"]
-        subprocess.run(base + ["solve"], capture_output=True, check=True, env=env)
-        cmd = base + ["hold", "--board-state", "0000000000/0", "--rolls-left", "2", "BBOPA"]
-        walls = []
-        for _ in range(5):
-            start = time.perf_counter()
-            subprocess.run(cmd, capture_output=True, check=True, env=env)
-            walls.append(time.perf_counter() - start)
-    print(f"`treasure armada hold --objective solo`, cold process, warm cache: median "
-          f"{statistics.median(walls):.3f} s, worst {max(walls):.3f} s")
+    hold = ["armada", "hold", "--board-state", "0000000000/0", "--rolls-left", "2", "BBOPA"]
+    walls = warm_cache_wall_times(hold, warm_up=["armada", "solve"], runs=5)
+    print(f"`treasure armada hold --objective solo`, cold process, warm cache: "
+          f"{median_and_worst(walls)}")

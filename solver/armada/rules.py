@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from functools import cache
 
-from solver.util import MODELS_DIR, InputError
+from solver.util import MODELS_DIR, InputError, read_toml, variant_descriptions
 
 RULES_FILE = MODELS_DIR / "armada" / "rules.toml"
 
@@ -35,13 +34,12 @@ class Rules:
 
 @cache
 def _raw() -> dict:
-    with open(RULES_FILE, "rb") as handle:
-        return tomllib.load(handle)
+    return read_toml(RULES_FILE, "Gold Armada rules file")
 
 
 def variant_names() -> dict[str, str]:
     """Every named variant with its one-line description."""
-    return {name: spec["description"] for name, spec in _raw()["variants"].items()}
+    return variant_descriptions(_raw()["variants"])
 
 
 def with_variant(rules: Rules, name: str) -> Rules:

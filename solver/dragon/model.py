@@ -5,13 +5,12 @@ Everything is read from ``models/dracheninsel/*.toml``; code asks this module, n
 
 from __future__ import annotations
 
-import tomllib
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError
+from solver.util import MODELS_DIR, InputError, read_toml
 
 MODEL_DIR = MODELS_DIR / "dracheninsel"
 
@@ -95,24 +94,10 @@ class Rules:
         raise InputError(f"unknown terrain {text!r}; known: {', '.join(self.terrains)}")
 
 
-def read_toml(path: str | Path, what: str = "model file") -> dict:
-    """Parse a TOML file; a missing or malformed file is an InputError naming ``what``."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError as err:
-        raise InputError(f"{what} not found: {path}") from err
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: malformed TOML ({err})") from err
-    except OSError as err:
-        raise InputError(f"{what} {path}: {err.strerror}") from err
-
-
 def load_rules(model_dir: Path = MODEL_DIR) -> Rules:
     """Read rules.toml and variants.toml from a model folder."""
-    raw = read_toml(model_dir / "rules.toml")
-    variants = read_toml(model_dir / "variants.toml")
+    raw = read_toml(model_dir / "rules.toml", "model file")
+    variants = read_toml(model_dir / "variants.toml", "model file")
     terrains = [t["name"] for t in raw["terrain"]]
     deck = raw["deck"]
     actions_counts = {k: v for k, v in deck["actions"].items() if k != "assumption"}

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from solver.dragon.board import Island
-from solver.dragon.model import read_toml
-from solver.util import InputError
+from solver.util import InputError, read_toml
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+
+from solver.bench import median_and_worst, warm_cache_wall_times
 
 COLD_SOLVE = """
 import time
@@ -37,18 +38,10 @@ def run() -> None:
     print(f"all 12 cases, points objective, from nothing: {solves:.3f} s "
           f"(median of 5 fresh processes; imports {imports:.3f} s more)  goal < 0.5 s")
 
-    with tempfile.TemporaryDirectory() as cache:
-        env["TREASURE_CACHE"] = cache
-        cmd = [sys.executable, "-m", "solver", "sabords", "hold", "--card", "captain",
-               "CCDMPSSX"]
-        subprocess.run(cmd, capture_output=True, check=True, env=env)  # warm the cache
-        walls = []
-        for _ in range(7):
-            start = time.perf_counter()
-            subprocess.run(cmd, capture_output=True, check=True, env=env)
-            walls.append(time.perf_counter() - start)
-    print(f"`treasure sabords hold`, cold process, warm cache: median "
-          f"{statistics.median(walls):.3f} s, worst {max(walls):.3f} s  goal < 0.3 s")
+    hold = ["sabords", "hold", "--card", "captain", "CCDMPSSX"]
+    walls = warm_cache_wall_times(hold, warm_up=hold, runs=7)
+    print(f"`treasure sabords hold`, cold process, warm cache: {median_and_worst(walls)}"
+          f"  goal < 0.3 s")
 
     from solver.sabords.certify import certificate_document
     from solver.sabords.rules import load_rules

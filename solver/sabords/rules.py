@@ -3,13 +3,12 @@ decks and the named variants (readings) that override them."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError
+from solver.util import MODELS_DIR, InputError, read_toml, variant_descriptions
 
 RULES_FILE = MODELS_DIR / "sabords" / "rules.toml"
 NO_LIMIT = 10**9
@@ -100,13 +99,12 @@ def _file_digest(path: Path) -> str:
 
 @cache
 def _raw() -> dict:
-    with open(RULES_FILE, "rb") as handle:
-        return tomllib.load(handle)
+    return read_toml(RULES_FILE, "Mille Sabords rules file")
 
 
 def variant_names() -> dict[str, str]:
     """Every named variant with its one-line description."""
-    return {name: spec["description"] for name, spec in _raw()["variants"].items()}
+    return variant_descriptions(_raw()["variants"])
 
 
 def _card(name: str, spec: dict) -> Card:
