@@ -58,13 +58,17 @@ class CpRouter:
     """Builds and solves the CP-SAT model of one route query."""
 
     def __init__(self, q: RouteQuery, swaps: int | None = None, relax_swaps: bool = False,
-                 min_swaps: int = 0) -> None:
+                 min_swaps: int = 0, strict: bool = False) -> None:
         """``swaps``: at most this many swap layers (a restriction). ``relax_swaps``: no swap
         layers, but each swap card may instead pay for a field near a free tile (a joker), take
         one field off the continuation, or be thrown away; ``min_swaps`` of them must be played
-        so (a relaxation of the routes with at least that many swaps: see ``cp_route``)."""
+        so (a relaxation of the routes with at least that many swaps: see ``cp_route``).
+        ``strict`` (with ``relax_swaps``): each joker takes its tile from a field of its own
+        that the route never enters, as a real swap could; no longer a relaxation, it only
+        proposes routes for ``repair`` to turn into starting points."""
         self.q = q
         self.relax = relax_swaps
+        self.strict = strict and relax_swaps
         self.min_swaps = min_swaps
         pos = q.position
         isl = self.isl = pos.island
@@ -174,6 +178,8 @@ class CpRouter:
         self._link_layers()
         self._build_continuation()
         self._cards()
+        if self.strict:
+            self._strict_sources()
         # reaching the goal first, then ending closest, then spending few cards
         self.m.Minimize(self.objective_expr())
 
@@ -342,6 +348,8 @@ class CpRouter:
                 m.Add(a[f] + L.stay.get(f, 0) <= 1)
                 self._swappable(e, a[f], f)
             self._swap_tiles(e, a)
+            if e == 0 and not b:
+                self._first_swap_exact(w)
             self.stay_swap.append((sw_adj, sw_any, a))
             # redundant, for a tight relaxation: a tile moves only at a swap's two ends, and
             # every terrain keeps its number of tiles
@@ -362,6 +370,20 @@ class CpRouter:
             for p, here in L.stay.items():
                 for x, target in self._first_moves(nxt, p):
                     m.Add(x <= (a[target] if target in a else 0) + 1 - here)
+
+    def _first_swap_exact(self, w: dict) -> None:
+        """Redundant, for a tighter relaxation: after one swap of two neighbours (the first,
+        made on the printed tiles) each tile is a linear function of the swapped pair."""
+        m, isl, orig = self.m, self.isl, self.tiles0
+        pairs = defaultdict(list)
+        for (f, g), x in w.items():
+            pairs[f].append((g, x))
+            pairs[g].append((f, x))
+        for f in isl.fields:
+            for t in range(self.nt):
+                here = int(orig[f] == t)
+                m.Add(self.tile[1][f, t]
+                      == here + sum(x * (int(orig[g] == t) - here) for g, x in pairs[f]))
 
     def _first_moves(self, L: _Layer, p: int) -> list[tuple]:
         """(arc, entered node) for every move out of node p in a layer."""
@@ -462,6 +484,43 @@ class CpRouter:
                     m.Add(z <= self.lj[t])
                     reasons.append(z)
         m.Add(free <= sum(reasons))
+
+    def _strict_sources(self) -> None:
+        """Every joker names its partner field: unoccupied, never entered by the route, not
+        the start, holding a free tile (or, for a paying joker, a tile a card can pay), each
+        partner used once; a neighbour unless a Tosende Elemente is in hand."""
+        m, isl = self.m, self.isl
+        L = self.layers[0]
+        entered = defaultdict(list)
+        for v, xs in L.ents.items():
+            entered[v] += xs
+        taken = set(self.dragons) | set(self.lone) | set(self.pairs) | {self.start}
+        used_as_source = defaultdict(list)
+        for (f, kind), x in L.paid_items():
+            if kind not in ("swap", "swap-pay"):
+                continue
+            pool = isl.fields if self.count["swap-any"] else isl.adj[f]
+            options = []
+            for g in pool:
+                if g == f or not isl.is_field(g) or g in taken:
+                    continue
+                t = self.tiles0[g]
+                if kind == "swap":
+                    ok = 1 if t == self.own else self.lj.get(t)
+                else:
+                    ok = 1 if t != self.own and self.can_pay[t] else None
+                if ok is None or t == self.tiles0[f]:
+                    continue
+                y = m.NewBoolVar(f"src_{f}_{kind}_{g}")
+                if not isinstance(ok, int):
+                    m.Add(y <= ok)
+                if entered[g]:
+                    m.Add(y + sum(entered[g]) <= 1)
+                used_as_source[g].append(y)
+                options.append(y)
+            m.Add(sum(options) == x)
+        for ys in used_as_source.values():
+            m.Add(sum(ys) <= 1)
 
     def _joker_reasons(self, f: int) -> tuple:
         """When may a swap card stand in for the payment of field f in the relaxation?
@@ -636,13 +695,14 @@ class CpRouter:
     # -- solve and read the plan -------------------------------------------------------
     def solve(self, workers: int = 1, work_limit: float = WORK_LIMIT,
               hint: CpRouter | None = None, lower: int | None = None,
-              plan_hint: list[dict] | None = None) -> RouteResult:
+              plan_hint: list[dict] | None = None, fix_plan: bool = False) -> RouteResult:
         """Solve to optimality. ``hint``: a solved router of a restriction of this model (fewer
         swap layers); its solution starts the search and its value bounds the objective.
 
         The limit is CP-SAT's deterministic time, so a cut-off falls at the same point of the
         search on every machine: the best route found is then returned with ``optimal`` False
-        (and ``self.bound`` a proved lower bound on the objective)."""
+        (and ``self.bound`` a proved lower bound on the objective). ``fix_plan``: the moves
+        and plays of ``plan_hint`` are imposed, not suggested (payments are still chosen)."""
         t0 = time.perf_counter()
         if self.start == self.T:
             return RouteResult(True, 0, 0, [], "cp-sat", 0.0)
@@ -654,14 +714,17 @@ class CpRouter:
         if lower is not None:
             self.m.Add(self.objective_expr() >= lower)
         if plan_hint is not None:
-            self._hint_plan(plan_hint)
+            self._hint_plan(plan_hint, fix_plan)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = workers
         solver.parameters.max_deterministic_time = work_limit
         solver.parameters.cp_model_probing_level = 0
         solver.parameters.random_seed = 0
         for k, v in _EXTRA.items():
-            setattr(solver.parameters, k, v)
+            if k == "subsolvers":
+                solver.parameters.subsolvers.extend(v)
+            else:
+                setattr(solver.parameters, k, v)
         status = solver.Solve(self.m)
         if status == cp_model.INFEASIBLE:
             return RouteResult(False, 0, None, [], "cp-sat", time.perf_counter() - t0)
@@ -692,14 +755,15 @@ class CpRouter:
             if var.name in values:
                 self.m.AddHint(self.m.GetIntVarFromProtoIndex(i), values[var.name])
 
-    def _hint_plan(self, plan: list[dict]) -> None:
-        """Suggest a plan (as written by ``_plan``) to the solver, move by move."""
+    def _hint_plan(self, plan: list[dict], fix: bool = False) -> None:
+        """Suggest (or, with ``fix``, impose) a plan as written by ``_plan``, move by move."""
         isl = self.isl
         node = isl.node
         chosen = []
         e, at = 0, self.start
         L = self.layers[0]
         raided = None
+        left = False  # the pair has left the treasure field: the flow ends there
         for entry in plan:
             action = entry["action"]
             if action == "long-journey":
@@ -726,6 +790,7 @@ class CpRouter:
                 else:
                     arc = L.flights.get((at, b, v)) if b is not None else L.steps.get((at, v))
                 chosen.append(arc)
+                left = left or bool(entry.get("leave"))
                 if entry.get("raid"):
                     chosen.append(self.raid.get(v))
                     raided = [c for c in self.pairs.get(v, []) if c != entry["raid"]][0]
@@ -740,7 +805,9 @@ class CpRouter:
                 chosen.append(sw_adj if adjacent else sw_any)
                 e += 1
                 L = self.layers[e]
-        if at in L.goal:
+        if left:
+            pass
+        elif at in L.goal:
             chosen.append(L.goal[at])
         elif at in L.end:
             chosen.append(L.end[at])
@@ -749,6 +816,8 @@ class CpRouter:
             if x is not None and not isinstance(x, int) and x.Index() not in seen:
                 seen.add(x.Index())
                 self.m.AddHint(x, 1)
+                if fix:
+                    self.m.Add(x == 1)
 
     def kinds_any(self, card_name: str) -> bool:
         """Is the named card a Tosende Elemente (any two tiles)?"""
@@ -950,8 +1019,28 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
                 lower = relaxed.bound
                 if lower >= prev.objective:
                     break
-                plan = repair(relaxed, relaxed_result.plan, relaxed.sol.Value(relaxed.tokens),
-                              relaxed.continuation_nodes())
+                plan = _repaired(relaxed, relaxed_result)
+                if plan is None:  # propose a route whose jokers are real swaps instead
+                    strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
+                    try:
+                        strict_result = strict.solve(workers, work_limit)
+                    except NotSolved:
+                        strict_result = None
+                    if strict_result is not None and strict_result.remaining is not None:
+                        plan = _repaired(strict, strict_result)
+        if plan is not None and lower is not None and proved:
+            # the proposed route, completed by CP-SAT: at the relaxation's bound it is optimal
+            # over every route (fewer swaps cannot beat round k-1, more cannot beat the bound)
+            fixed = CpRouter(q, swaps=max(k, sum(e["action"] == "swap" for e in plan)))
+            try:
+                fixed_result = fixed.solve(workers, work_limit, lower=lower, plan_hint=plan,
+                                           fix_plan=True)
+            except NotSolved:
+                fixed_result = None
+            if (fixed_result is not None and fixed_result.optimal
+                    and fixed_result.remaining is not None and fixed.objective == lower):
+                result, prev = fixed_result, fixed
+                break
         router = CpRouter(q, swaps=k)
         try:
             result = router.solve(workers, work_limit, hint=prev, lower=lower, plan_hint=plan)
@@ -963,6 +1052,12 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     result.optimal = proved
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _repaired(relaxed: CpRouter, result: RouteResult) -> list[dict] | None:
+    """A relaxed router's route made real (its jokers and tokens become swaps), or None."""
+    return repair(relaxed, result.plan, relaxed.sol.Value(relaxed.tokens),
+                  relaxed.continuation_nodes())
 
 
 def _closed(x) -> bool:
