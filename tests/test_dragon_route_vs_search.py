@@ -57,6 +57,18 @@ def test_hands_with_one_swap_adjacent(seed):
                     must=lambda i: ["swap-adjacent"] + (["flight"] if i % 2 else [])))
 
 
+def test_one_swap_freeing_a_field_twice():
+    """Found by a wider run: one Zerstörende Kräfte at the end of the turn frees the field
+    beside the treasure field that the pair enters and leaves, saving two cards (the
+    relaxation once allowed only one)."""
+    queries = instances(1003, 3, (2, 6), limit={"swap-adjacent": 1, "swap-any": 0},
+                        must=lambda i: ["swap-adjacent"] + (["flight"] if i % 2 else []))
+    q = queries[2]
+    assert [c.name for c in q.hand] == ["swap-adjacent", "long-journey+slumber"]
+    agree([q])
+    assert cp_route(q).value == (2, 1)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_hands_with_one_swap_any(seed):
     agree(instances(250 + seed, 15, (2, 4), limit={"swap-adjacent": 0, "swap-any": 1},

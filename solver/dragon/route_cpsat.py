@@ -22,6 +22,7 @@ from collections import defaultdict
 from ortools.sat.python import cp_model
 
 from solver.dragon.route import INF, RouteQuery, RouteResult, step
+from solver.dragon.route_relax import last_joker_sources, single_swap_sources, strict_sources
 from solver.dragon.route_repair import repair
 
 REM_WEIGHT = 7
@@ -179,9 +180,17 @@ class CpRouter:
         self._build_continuation()
         self._cards()
         if self.strict:
-            self._strict_sources()
+            strict_sources(self)
+        elif self.relax and self.swap_cards() == 1 and not self.count["swap-any"]:
+            single_swap_sources(self)
+        elif self.relax and self.swap_cards() == 2 and not self.count["swap-any"]:
+            last_joker_sources(self)
         # reaching the goal first, then ending closest, then spending few cards
         self.m.Minimize(self.objective_expr())
+
+    def swap_cards(self) -> int:
+        """How many cards in hand can swap two tiles."""
+        return sum(self.kinds[k][1] for k in self.swap_kinds)
 
     def hand_count(self) -> int:
         return sum(n for _, n in self.kinds)
@@ -485,43 +494,6 @@ class CpRouter:
                     reasons.append(z)
         m.Add(free <= sum(reasons))
 
-    def _strict_sources(self) -> None:
-        """Every joker names its partner field: unoccupied, never entered by the route, not
-        the start, holding a free tile (or, for a paying joker, a tile a card can pay), each
-        partner used once; a neighbour unless a Tosende Elemente is in hand."""
-        m, isl = self.m, self.isl
-        L = self.layers[0]
-        entered = defaultdict(list)
-        for v, xs in L.ents.items():
-            entered[v] += xs
-        taken = set(self.dragons) | set(self.lone) | set(self.pairs) | {self.start}
-        used_as_source = defaultdict(list)
-        for (f, kind), x in L.paid_items():
-            if kind not in ("swap", "swap-pay"):
-                continue
-            pool = isl.fields if self.count["swap-any"] else isl.adj[f]
-            options = []
-            for g in pool:
-                if g == f or not isl.is_field(g) or g in taken:
-                    continue
-                t = self.tiles0[g]
-                if kind == "swap":
-                    ok = 1 if t == self.own else self.lj.get(t)
-                else:
-                    ok = 1 if t != self.own and self.can_pay[t] else None
-                if ok is None or t == self.tiles0[f]:
-                    continue
-                y = m.NewBoolVar(f"src_{f}_{kind}_{g}")
-                if not isinstance(ok, int):
-                    m.Add(y <= ok)
-                if entered[g]:
-                    m.Add(y + sum(entered[g]) <= 1)
-                used_as_source[g].append(y)
-                options.append(y)
-            m.Add(sum(options) == x)
-        for ys in used_as_source.values():
-            m.Add(sum(ys) <= 1)
-
     def _joker_reasons(self, f: int) -> tuple:
         """When may a swap card stand in for the payment of field f in the relaxation?
 
@@ -628,7 +600,7 @@ class CpRouter:
                         credit_needed += extra
             # a swap that brings a payable (not free) tile still needs a card to pay it
             demand["pay-any"] = sum(x for kind, x in jokers if kind == "swap-pay")
-            demand["waste"] = m.NewIntVar(0, self.hand_count(), "waste")
+            demand["waste"] = self.waste = m.NewIntVar(0, self.hand_count(), "waste")
         for t in range(self.nt):
             if t == self.own:
                 continue
@@ -646,14 +618,16 @@ class CpRouter:
         if self.relax:
             # a swap card may take one paid field off the continuation instead
             most = self.count["swap-adjacent"] + self.count["swap-any"]
-            tokens = self.m.NewIntVar(0, most, "tok")
+            twice = 2 if self.waiter and not self.carrying else 1  # (the same, after the turn)
+            tokens = self.m.NewIntVar(0, twice * most, "tok")
             self.tokens = tokens
             self.m.Add(tokens <= self.rem)
             self.rem = self.rem - tokens
-            twice = 2 if self.waiter and not self.carrying else 1  # (the same, after the turn)
             credit = self.m.NewIntVar(0, most, "credit")
             for_tokens = self.m.NewIntVar(0, most, "credit_tokens")
             self.m.Add(tokens <= twice * for_tokens)
+            if twice == 2:  # a second token needs a field the continuation enters twice
+                self.m.Add(tokens <= for_tokens + self._entered_twice_after())
             self.m.Add(credit_needed + for_tokens <= credit)
             demand["credit"] = credit
         demand["fright"] = (sum(self.fo.values()) + sum(self.raid.values())
@@ -692,6 +666,22 @@ class CpRouter:
                   >= self.min_swaps)
         self.cards_used = sum(self.use.values())
 
+    def _entered_twice_after(self):
+        """How many fields the continuation enters twice: in, then out with the pair leaving
+        the treasure field (freeing one of them saves two cards)."""
+        m = self.m
+        into = defaultdict(list)
+        for (_u, v), x in self.cont.steps.items():
+            into[v].append(x)
+        both = []
+        for h, x in self.cont.leave_steps.items():
+            if into[h]:
+                b = m.NewBoolVar(f"twice_{h}")
+                m.Add(b <= x)
+                m.Add(b <= sum(into[h]))
+                both.append(b)
+        return sum(both)
+
     # -- solve and read the plan -------------------------------------------------------
     def solve(self, workers: int = 1, work_limit: float = WORK_LIMIT,
               hint: CpRouter | None = None, lower: int | None = None,
@@ -727,6 +717,7 @@ class CpRouter:
                 setattr(solver.parameters, k, v)
         status = solver.Solve(self.m)
         if status == cp_model.INFEASIBLE:
+            self.objective = self.bound = INF
             return RouteResult(False, 0, None, [], "cp-sat", time.perf_counter() - t0)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise NotSolved(f"route model not solved ({solver.StatusName(status)})")
