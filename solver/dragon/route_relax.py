@@ -160,13 +160,14 @@ def last_joker_sources(router) -> None:
     thrown = m.NewBoolVar("thrown")  # a swap card played with no joker or token of its own
     m.Add(thrown <= router.waste)
     lasts = []
+    last_at = m.NewIntVar(0, len(isl.names), "last_at")  # the last joker's position
     for f, kind, x in jokers:
         last = m.NewBoolVar(f"last_{f}_{kind}")
         m.Add(last <= x)
         lasts.append(last)
-        for f2, kind2, x2 in jokers:  # every other joker's swap, and entry, came first
-            if (f2, kind2) != (f, kind):
-                m.Add(src.order[f2] + 1 <= src.order[f]).OnlyEnforceIf([last, x2])
+        m.Add(src.order[f] == last_at).OnlyEnforceIf(last)
+        # every other joker's swap, and entry, came first
+        m.Add(src.order[f] + 1 <= last_at).OnlyEnforceIf([x, last.Not()])
         direct = dict(_candidates(router, f, kind, same_ok=True))
         options = []
         for g in isl.adj[f]:
