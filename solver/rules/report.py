@@ -133,7 +133,8 @@ def _witness_lines(rows: list[dict], folder: str) -> list[str]:
                 n = len(r.get("situations", []))
                 out += ["", f"Of the {n} situations, {r['values_changed']} change their optimal "
                         f"value and {r['changed_states']} their best action."]
-            out += ["", f"Witness (situation {w['index']}, stored in "
+            beyond = " beyond the sample" if w["index"] >= len(r.get("situations", [])) else ""
+            out += ["", f"Witness (situation {w['index']}{beyond}, stored in "
                     f"`proofs/{folder}/variants.json`): {w['hunter']} holding "
                     f"{', '.join(w['hand'])}; default: {_turn_value(w['default'])}; variant: "
                     f"{_turn_value(w['variant'])}. Re-solved by `make check` with both route "
