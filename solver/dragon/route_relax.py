@@ -264,6 +264,7 @@ def strict_sources(router) -> None:
     entered = _entered(router)
     taken = set(router.dragons) | set(router.lone) | set(router.pairs) | {router.start}
     used_as_source = defaultdict(list)
+    far = []  # sources not beside their field: each needs a Tosende Elemente
     L = router.layers[0]
     jokers = [(f, kind, x) for (f, kind), x in L.paid_items() if kind in ("swap", "swap-pay")]
     for f, kind, x in jokers:
@@ -278,6 +279,10 @@ def strict_sources(router) -> None:
                 m.Add(y + sum(entered[g]) <= 1)
             used_as_source[g].append(y)
             options.append(y)
+            if g not in router.isl.adj[f]:
+                far.append(y)
         m.Add(sum(options) == x)
     for ys in used_as_source.values():
         m.Add(sum(ys) <= 1)
+    if far:
+        m.Add(sum(far) <= router.count["swap-any"])

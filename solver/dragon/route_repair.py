@@ -30,6 +30,7 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
     future = _used_nodes(isl, plan) | set(continuation)
     swap_cards = [c.name for c in q.hand
                   if c.does("swap-adjacent", model) or c.does("swap-any", model)]
+    swap_names = set(swap_cards)
     out: list[dict] = []
     for entry in plan:
         action = entry["action"]
@@ -42,7 +43,7 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
         elif action == "fright":
             hunters[entry["target"]] = isl.boat_node[entry["target"]]
         payer = entry.get("pay") if action == "flight" else entry.get("card")
-        if action in ("step", "flight") and payer in swap_cards:
+        if action in ("step", "flight") and payer in swap_names:
             target = isl.node(entry["to"])
             other = entry.get("relaxed_pay")
             wanted = free_terrains
@@ -50,9 +51,19 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                 card = parse_card(other, model)
                 wanted = {t for t in model.terrains
                           if card.pays(t, own, router.var["double-card-joker"] == "joker")}
-            partner = _partner(isl, model, payer, target, pos, tiles, wanted,
-                               _taken(isl, hunters, dragons, pos) | future)
-            if partner is None or target in _taken(isl, hunters, dragons, pos):
+            if target in _taken(isl, hunters, dragons, pos):
+                return None
+            # the relaxation pools its swap cards: any card left that can make the swap will do
+            partner = None
+            for card in [payer] + [c for c in swap_cards if c != payer]:
+                if card not in swap_cards:
+                    continue
+                partner = _partner(isl, model, card, target, pos, tiles, wanted,
+                                   _taken(isl, hunters, dragons, pos) | future)
+                if partner is not None:
+                    payer = card
+                    break
+            if partner is None:
                 return None
             swap_cards.remove(payer)
             out.append(_swap(isl, payer, pos, target, partner, tiles))
