@@ -24,7 +24,7 @@ import tomllib
 from pathlib import Path
 
 from solver.dragon.board import Island, default_island
-from solver.dragon.cards import Card, deck
+from solver.dragon.cards import Card, deck, parse_hand
 from solver.dragon.model import rule_variants, rules, variant_names
 from solver.dragon.position import Position, position_from_data, position_toml
 from solver.dragon.randgen import random_hand, random_position
@@ -87,24 +87,27 @@ def _must_cards(spec: dict, own: str, rng: random.Random) -> list[str]:
     return out
 
 
-def situations(name: str, n: int = SITUATIONS, island: Island | None = None) -> list[RouteQuery]:
-    """``n`` seeded random situations of the variant's kind, under the default reading."""
+def situations(name: str, n: int = SITUATIONS, island: Island | None = None,
+               start: int = 0) -> list[RouteQuery]:
+    """Situations ``start`` .. ``start + n - 1`` of the variant's kind, under the default
+    reading; each has its own seed, so any range gives the same situations."""
     island = island or default_island()
     spec = rule_variants()[name].get("situation", {})
+    return [_situation(name, i, spec, island) for i in range(start, start + n)]
+
+
+def _situation(name: str, i: int, spec: dict, island: Island) -> RouteQuery:
     carrying = {"carrying": True, "boat": False, "lone": False}.get(spec.get("mover", "any"))
-    out = []
-    for i in range(n):
-        rng = random.Random(f"{SEED}:{name}:{i}")
-        for _ in range(100_000):
-            pos, mover = random_position(island, rng, carrying=carrying)
-            if _fits(pos, mover, spec):
-                break
-        else:
-            raise RuntimeError(f"no situation found for variant {name}")
-        own = island.model.terrain_of(mover)
-        hand = random_hand(rng, island.model.hand_size, must=_must_cards(spec, own, rng))
-        out.append(RouteQuery(pos, mover, hand))
-    return out
+    rng = random.Random(f"{SEED}:{name}:{i}")
+    for _ in range(100_000):
+        pos, mover = random_position(island, rng, carrying=carrying)
+        if _fits(pos, mover, spec):
+            break
+    else:
+        raise RuntimeError(f"no situation found for variant {name}")
+    own = island.model.terrain_of(mover)
+    hand = random_hand(rng, island.model.hand_size, must=_must_cards(spec, own, rng))
+    return RouteQuery(pos, mover, hand)
 
 
 def with_reading(q: RouteQuery, variant: str) -> RouteQuery:
@@ -131,8 +134,6 @@ def _situation_record(q: RouteQuery) -> dict:
 
 
 def _query(record: dict, island: Island) -> RouteQuery:
-    from solver.dragon.cards import parse_hand
-
     pos = position_from_data(tomllib.loads(record["position"]), island, "stored situation")
     return RouteQuery(pos, record["hunter"], parse_hand(record["hand"], island.model))
 
@@ -196,8 +197,8 @@ def measure(variant: str, n: int = SITUATIONS) -> list[dict]:
 def _find_witness(name: str, variant: str, start: int) -> tuple[int, RouteQuery] | None:
     """The first situation after the sample (hands without swap cards only, as they solve
     fast) whose optimum changes."""
-    for i, q in enumerate(situations(name, start + WITNESS_SEARCH)):
-        if i < start or _has_swap(q.hand):
+    for i, q in enumerate(situations(name, WITNESS_SEARCH, start=start), start):
+        if _has_swap(q.hand):
             continue
         if search_route(q).value != search_route(with_reading(q, variant)).value:
             return i, q

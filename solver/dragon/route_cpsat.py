@@ -22,12 +22,16 @@ from collections import defaultdict
 from ortools.sat.python import cp_model
 
 from solver.dragon.route import INF, RouteQuery, RouteResult, step
-from solver.dragon.route_relax import last_joker_sources, single_swap_sources, strict_sources
+from solver.dragon.route_relax import (
+    JOKERS,
+    last_joker_sources,
+    single_swap_sources,
+    strict_sources,
+)
 from solver.dragon.route_repair import repair
 
 REM_WEIGHT = 7
 WORK_LIMIT = 120.0  # CP-SAT's deterministic time per model: the same cut-off on every machine
-_EXTRA: dict = {}
 
 
 class NotSolved(RuntimeError):
@@ -542,6 +546,7 @@ class CpRouter:
         for (u, v), x in C.steps.items():
             outs[u].append(x)
             ins[v].append(x)
+        C.ins = ins
         for x in C.leave_steps.values():
             outs[self.T].append(x)
         self.ended = sum(x for L in self.layers for x in L.end.values())
@@ -581,20 +586,19 @@ class CpRouter:
         credit_needed = 0
         if self.relax:
             jokers = [(k[1], x) for L in self.layers for k, x in L.paid_items()
-                      if k[1] in ("swap", "swap-pay")]
+                      if k[1] in JOKERS]
             # One swap frees one field; only a field next to the treasure field is entered
             # twice (in, and back out with the waiting hunter) on the same tile: a joker on
             # the way out needs no swap of its own if the way in had one on that field.
             inward: dict[int, list] = defaultdict(list)
             for L in self.layers:
                 for (f, kind), x in L.epaid.items():
-                    if kind in ("swap", "swap-pay"):
+                    if kind in JOKERS:
                         inward[f].append(x)
-            credit_needed = sum(x for L in self.layers for (f, kind), x in L.epaid.items()
-                                if kind in ("swap", "swap-pay"))
+            credit_needed = sum(x for xs in inward.values() for x in xs)
             for L in self.layers:
                 for (f, kind), x in L.lpaid.items():
-                    if kind in ("swap", "swap-pay"):
+                    if kind in JOKERS:
                         extra = m.NewBoolVar(f"xtra_{f}")
                         m.Add(extra >= x - sum(inward[f]))
                         credit_needed += extra
@@ -670,9 +674,7 @@ class CpRouter:
         """How many fields the continuation enters twice: in, then out with the pair leaving
         the treasure field (freeing one of them saves two cards)."""
         m = self.m
-        into = defaultdict(list)
-        for (_u, v), x in self.cont.steps.items():
-            into[v].append(x)
+        into = self.cont.ins
         both = []
         for h, x in self.cont.leave_steps.items():
             if into[h]:
@@ -710,11 +712,6 @@ class CpRouter:
         solver.parameters.max_deterministic_time = work_limit
         solver.parameters.cp_model_probing_level = 0
         solver.parameters.random_seed = 0
-        for k, v in _EXTRA.items():
-            if k == "subsolvers":
-                solver.parameters.subsolvers.extend(v)
-            else:
-                setattr(solver.parameters, k, v)
         status = solver.Solve(self.m)
         if status == cp_model.INFEASIBLE:
             self.objective = self.bound = INF
@@ -796,7 +793,7 @@ class CpRouter:
                 chosen.append(sw_adj if adjacent else sw_any)
                 e += 1
                 L = self.layers[e]
-        if left:
+        if left:  # the flow ended with the pair leaving the treasure field
             pass
         elif at in L.goal:
             chosen.append(L.goal[at])
@@ -916,7 +913,7 @@ class CpRouter:
             free, paid = (L.lfree, L.lpaid) if kind.startswith("leave") else (L.efree, L.epaid)
             if isl.is_field(v) and not val(free.get(v, 1)):
                 (t,) = [t for (f, t), x in paid.items() if f == v and val(x)]
-                if t in ("swap", "swap-pay"):  # the relaxation's joker
+                if t in JOKERS:  # the relaxation's joker
                     card, use = take("swap-joker"), self.q.position.tiles[v]
                     if t == "swap-pay":
                         relaxed_pay = take("pay-any")
@@ -999,10 +996,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
         lower, plan = None, None
         if not mixed:
             relaxed = CpRouter(q, relax_swaps=True, min_swaps=k)
-            try:
-                relaxed_result = relaxed.solve(workers, work_limit)
-            except NotSolved:
-                relaxed_result = None
+            relaxed_result = _attempt(relaxed, workers, work_limit)
             if relaxed_result is not None and relaxed_result.remaining is None \
                     and relaxed_result.optimal:
                 break  # no route with k or more swaps at all
@@ -1013,21 +1007,15 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
                 plan = _repaired(relaxed, relaxed_result)
                 if plan is None:  # propose a route whose jokers are real swaps instead
                     strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
-                    try:
-                        strict_result = strict.solve(workers, work_limit)
-                    except NotSolved:
-                        strict_result = None
+                    strict_result = _attempt(strict, workers, work_limit)
                     if strict_result is not None and strict_result.remaining is not None:
                         plan = _repaired(strict, strict_result)
         if plan is not None and lower is not None and proved:
             # the proposed route, completed by CP-SAT: at the relaxation's bound it is optimal
             # over every route (fewer swaps cannot beat round k-1, more cannot beat the bound)
             fixed = CpRouter(q, swaps=max(k, sum(e["action"] == "swap" for e in plan)))
-            try:
-                fixed_result = fixed.solve(workers, work_limit, lower=lower, plan_hint=plan,
-                                           fix_plan=True)
-            except NotSolved:
-                fixed_result = None
+            fixed_result = _attempt(fixed, workers, work_limit, lower=lower, plan_hint=plan,
+                                    fix_plan=True)
             if (fixed_result is not None and fixed_result.optimal
                     and fixed_result.remaining is not None and fixed.objective == lower):
                 result, prev = fixed_result, fixed
@@ -1043,6 +1031,14 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     result.optimal = proved
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:
+    """``router.solve(...)``, or None when the work limit passed before any solution."""
+    try:
+        return router.solve(*args, **kwargs)
+    except NotSolved:
+        return None
 
 
 def _repaired(relaxed: CpRouter, result: RouteResult) -> list[dict] | None:

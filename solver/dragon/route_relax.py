@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+JOKERS = ("swap", "swap-pay")  # the relaxation's swap cards standing in for a payment
+
 
 def _candidates(router, f: int, kind: str, same_ok: bool = False) -> list[tuple[int, object]]:
     """Fields g whose printed tile a swap could bring onto f for this kind of joker, each with
@@ -67,15 +69,7 @@ def _jokers(router):
     """(field, kind, variable) of every joker payment of an entry (not of leaving the
     treasure field, which ends the turn: nothing is entered after it)."""
     L = router.layers[0]
-    return [(f, kind, x) for (f, kind), x in L.epaid.items() if kind in ("swap", "swap-pay")]
-
-
-def _entered(router) -> dict[int, list]:
-    L = router.layers[0]
-    out = defaultdict(list)
-    for v, xs in L.ents.items():
-        out[v] += xs
-    return out
+    return [(f, kind, x) for (f, kind), x in L.epaid.items() if kind in JOKERS]
 
 
 class _Sources:
@@ -99,8 +93,8 @@ class _Sources:
         home = isl.boat_node[router.q.hunter]
         for u, x in L.teleports.items():
             m.Add(self.order[home] >= self.order[u] + 1).OnlyEnforceIf(x)
-        self.entered = _entered(router)
-        self.cont_in = _continuation_entries(router)
+        self.entered = L.ents
+        self.cont_in = router.cont.ins
         self.is_entered: dict[int, object] = {}
         self.charged: list = []
 
@@ -209,7 +203,7 @@ def last_joker_sources(router) -> None:
         # (a joker on leaving into a field the pair entered by a joker needs no swap of its
         # own: the tile is still there)
         for (h, kind), x in router.layers[0].lpaid.items():
-            if kind in ("swap", "swap-pay"):
+            if kind in JOKERS:
                 by_leave = m.NewBoolVar(f"last_leave_{h}_{kind}")
                 m.Add(by_leave <= x)
                 if joker_at[h]:
@@ -222,29 +216,23 @@ def last_joker_sources(router) -> None:
     src.finish()
 
 
-def _continuation_entries(router) -> dict[int, list]:
-    out = defaultdict(list)
-    for (_u, v), x in router.cont.steps.items():
-        out[v].append(x)
-    return out
-
-
 def _token_sources(router) -> None:
     """The token's swap: a paid continuation field f and a free printed tile g beside it (or
     anywhere, with Tosende Elemente) off the continuation and not under the hunter."""
     m, isl = router.m, router.isl
-    cont_in = _continuation_entries(router)
+    cont_in = router.cont.ins
     ends = defaultdict(list)
     for L in router.layers:
         for v, x in L.end.items():
             ends[v].append(x)
     free_tiles = [g for g in isl.fields if router.tiles0[g] == router.own]
+    free_set = set(free_tiles)
     picks = []
     for f in isl.fields:
         if not cont_in[f] or router.tiles0[f] == router.own:
             continue
         pool = free_tiles if router.count["swap-any"] else [
-            g for g in isl.adj[f] if g in set(free_tiles)]
+            g for g in isl.adj[f] if g in free_set]
         sources = []
         for g in pool:
             y = m.NewBoolVar(f"tsrc_{f}_{g}")
@@ -261,12 +249,12 @@ def strict_sources(router) -> None:
     """Every joker names its partner field: unoccupied, never entered by the route, not the
     start, each partner used once (see the module text)."""
     m = router.m
-    entered = _entered(router)
+    entered = router.layers[0].ents
     taken = set(router.dragons) | set(router.lone) | set(router.pairs) | {router.start}
     used_as_source = defaultdict(list)
     far = []  # sources not beside their field: each needs a Tosende Elemente
     L = router.layers[0]
-    jokers = [(f, kind, x) for (f, kind), x in L.paid_items() if kind in ("swap", "swap-pay")]
+    jokers = [(f, kind, x) for (f, kind), x in L.paid_items() if kind in JOKERS]
     for f, kind, x in jokers:
         options = []
         for g, ok in _candidates(router, f, kind):
