@@ -81,6 +81,13 @@ def test_hands_with_two_swap_cards(seed):
                     must=lambda i: ["swap-adjacent", "swap-adjacent"]))
 
 
+def test_hands_with_both_swap_kinds():
+    """A Zerstörende Kräfte and a Tosende Elemente: the relaxation names the last swap's source
+    by its kind (the exhaustive search is slow here, so two positions only)."""
+    agree(instances(320, 2, (2, 2), limit={"swap-adjacent": 1, "swap-any": 1},
+                    must=lambda i: ["swap-adjacent", "swap-any"]))
+
+
 @pytest.mark.parametrize("variant", [
     ("double-card-joker", "no-joker"),
     ("flight-from-boat", "forbidden"),

@@ -24,14 +24,14 @@ from ortools.sat.python import cp_model
 from solver.dragon.route import INF, RouteQuery, RouteResult, step
 from solver.dragon.route_relax import (
     JOKERS,
-    last_joker_sources,
-    single_swap_sources,
     strict_sources,
+    swap_sources,
 )
 from solver.dragon.route_repair import repair
 
 REM_WEIGHT = 7
 WORK_LIMIT = 120.0  # CP-SAT's deterministic time per model: the same cut-off on every machine
+STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
 
 
 class NotSolved(RuntimeError):
@@ -63,16 +63,19 @@ class CpRouter:
     """Builds and solves the CP-SAT model of one route query."""
 
     def __init__(self, q: RouteQuery, swaps: int | None = None, relax_swaps: bool = False,
-                 min_swaps: int = 0, strict: bool = False) -> None:
+                 min_swaps: int = 0, strict: bool = False, sources: bool = True) -> None:
         """``swaps``: at most this many swap layers (a restriction). ``relax_swaps``: no swap
         layers, but each swap card may instead pay for a field near a free tile (a joker), take
         one field off the continuation, or be thrown away; ``min_swaps`` of them must be played
         so (a relaxation of the routes with at least that many swaps: see ``cp_route``).
         ``strict`` (with ``relax_swaps``): each joker takes its tile from a field of its own
         that the route never enters, as a real swap could; no longer a relaxation, it only
-        proposes routes for ``repair`` to turn into starting points."""
+        proposes routes for ``repair`` to turn into starting points. ``sources``: with one or
+        two swap cards, name where each joker's tile comes from (``route_relax``); tighter,
+        but a larger model."""
         self.q = q
         self.relax = relax_swaps
+        self.sources = sources
         self.strict = strict and relax_swaps
         self.min_swaps = min_swaps
         pos = q.position
@@ -185,12 +188,16 @@ class CpRouter:
         self._cards()
         if self.strict:
             strict_sources(self)
-        elif self.relax and self.swap_cards() == 1 and not self.count["swap-any"]:
-            single_swap_sources(self)
-        elif self.relax and self.swap_cards() == 2 and not self.count["swap-any"]:
-            last_joker_sources(self)
+        elif self.relax and self.sources and self.names_sources():
+            swap_sources(self)
         # reaching the goal first, then ending closest, then spending few cards
         self.m.Minimize(self.objective_expr())
+
+    def names_sources(self) -> bool:
+        """Can the relaxation name its jokers' sources (one or two swap cards, each of one
+        kind)?"""
+        n = self.swap_cards()
+        return n in (1, 2) and self.count["swap-adjacent"] + self.count["swap-any"] == n
 
     def swap_cards(self) -> int:
         """How many cards in hand can swap two tiles."""
@@ -984,7 +991,11 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     so far is returned with ``optimal`` False; the same query always gives the same answer.
     """
     t0 = time.perf_counter()
-    most = CpRouter(q).n_swaps
+    full = CpRouter(q)
+    most = full.n_swaps
+    stages: tuple = (False, True) if full.names_sources() else (False,)
+    if not full.count["swap-any"]:  # (with Tosende Elemente the strict proposal rarely helps)
+        stages += ("strict",)
     prev = CpRouter(q, swaps=0)
     result = prev.solve(workers, work_limit)
     proved = result.optimal
@@ -993,33 +1004,43 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     for k in range(1, most + 1):
         if result.remaining is None:
             break
-        lower, plan = None, None
-        if not mixed:
-            relaxed = CpRouter(q, relax_swaps=True, min_swaps=k)
-            relaxed_result = _attempt(relaxed, workers, work_limit)
-            if relaxed_result is not None and relaxed_result.remaining is None \
-                    and relaxed_result.optimal:
-                break  # no route with k or more swaps at all
-            if relaxed_result is not None:
-                lower = relaxed.bound
-                if lower >= prev.objective:
+        lower, plan, done, completed = None, None, False, None
+        # the plain relaxation first (small, fast); the one naming the jokers' sources (tighter)
+        # only when the plain bound leaves the round open; a strict proposal last
+        for stage in (stages if not mixed else ()):
+            if stage == "strict":
+                if lower is None:
                     break
-                plan = _repaired(relaxed, relaxed_result)
-                if plan is None:  # propose a route whose jokers are real swaps instead
-                    strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
-                    strict_result = _attempt(strict, workers, work_limit)
-                    if strict_result is not None and strict_result.remaining is not None:
-                        plan = _repaired(strict, strict_result)
-        if plan is not None and lower is not None and proved:
-            # the proposed route, completed by CP-SAT: at the relaxation's bound it is optimal
-            # over every route (fewer swaps cannot beat round k-1, more cannot beat the bound)
-            fixed = CpRouter(q, swaps=max(k, sum(e["action"] == "swap" for e in plan)))
-            fixed_result = _attempt(fixed, workers, work_limit, lower=lower, plan_hint=plan,
-                                    fix_plan=True)
-            if (fixed_result is not None and fixed_result.optimal
-                    and fixed_result.remaining is not None and fixed.objective == lower):
-                result, prev = fixed_result, fixed
+                strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
+                strict_result = _attempt(strict, workers, STRICT_WORK)
+                proposal = None
+                if strict_result is not None and strict_result.remaining is not None:
+                    proposal = _repaired(strict, strict_result)
+            else:
+                relaxed = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
+                relaxed_result = _attempt(relaxed, workers, work_limit)
+                if relaxed_result is None:
+                    continue
+                if relaxed_result.remaining is None and relaxed_result.optimal:
+                    done = True  # no route with k or more swaps at all
+                    break
+                lower = max(lower or 0, relaxed.bound)
+                if lower >= prev.objective:
+                    done = True
+                    break
+                proposal = _repaired(relaxed, relaxed_result)
+            if proposal is not None:
+                plan = proposal
+                if proved and (completed is None or completed[1].objective > lower):
+                    completed = _completed(q, k, plan, lower, workers, work_limit) or completed
+            if completed is not None and completed[1].objective == lower:
+                # a real route at the relaxation's bound is optimal over every route (fewer
+                # swaps cannot beat round k-1, more cannot beat the bound)
+                result, prev = completed
+                done = True
                 break
+        if done:
+            break
         router = CpRouter(q, swaps=k)
         try:
             result = router.solve(workers, work_limit, hint=prev, lower=lower, plan_hint=plan)
@@ -1031,6 +1052,18 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     result.optimal = proved
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _completed(q: RouteQuery, k: int, plan: list[dict], lower: int, workers: int,
+               work_limit: float) -> tuple[RouteResult, CpRouter] | None:
+    """The proposed route's moves and plays, completed by CP-SAT (payments, end): the best
+    such route of value at least ``lower``, or None."""
+    fixed = CpRouter(q, swaps=max(k, sum(e["action"] == "swap" for e in plan)))
+    fixed_result = _attempt(fixed, workers, work_limit, lower=lower, plan_hint=plan,
+                            fix_plan=True)
+    if fixed_result is not None and fixed_result.optimal and fixed_result.remaining is not None:
+        return fixed_result, fixed
+    return None
 
 
 def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:

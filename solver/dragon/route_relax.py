@@ -1,35 +1,50 @@
-"""Where a relaxed joker's tile comes from: two refinements of the router's swap relaxation.
+"""Where a relaxed joker's tile comes from: refinements of the router's swap relaxation.
 
 In the relaxation (``CpRouter(relax_swaps=True)``) a swap card may pay for entering a field f
 like a joker, standing for a real swap that brings a free tile (or one a card can pay for) onto
-f just before the entry. Naming the field g the tile comes from makes the relaxation tighter.
+f just before the entry, or take a paid field off the continuation (a token). Naming the field
+g the tile comes from makes the relaxation tighter.
 
-``single_swap_sources``, for a hand whose one swap card is a Zerstörende Kräfte (a Tosende
-Elemente finds a free tile almost anywhere, so naming it gains little), keeps it a relaxation
-of the routes it must bound: those with one swap that no route with fewer swaps matches (the
-previous round bounds those). Take such a route, with the swap (f, g) and the joker on f:
+``swap_sources``, for a hand of one or two swap cards (Zerstörende Kräfte swaps neighbours,
+Tosende Elemente any two fields), keeps it a relaxation of the routes it must bound: those
+with at least one swap that no route with fewer swaps matches (the previous round bounds
+those). Take such a route and its last swap (f, g) in time: nothing changes f or g afterwards.
+It serves the first entry into f or g after it (call that field f), the pair leaving the
+treasure field, or the continuation (a token); a swap serving none of them can be dropped,
+and it serves one of them only (after it g holds f's old tile, which is not free). When it
+serves the entry into f:
 
-* g holds its printed tile (there is no other swap) and is not the field the hunter enters f
-  from: the hunter stands there while swapping.
-* g is not entered after f, nor is it the first field entered after the swap: there it would
-  pay for f's old tile, and not swapping at all pays the same cards for the two entries, the
-  swap card less, with the same continuation (an optimal continuation never passes a field the
-  turn entered, or the turn could have ended there).
+* g is not the field the hunter enters f from: the hunter stood there while swapping, or it
+  entered g after the swap too.
+* g is not entered after f: g then holds f's old tile, and not swapping at all pays the same
+  cards for the two entries, the swap card less, with the same continuation (an optimal
+  continuation never passes a field the turn entered, or the turn could have ended there).
 * Should the continuation pass g, it pays there for f's old tile.
-* A swap card kept for the end of the turn (a token taking one paid field off the
-  continuation) is a swap (f, g) with f a paid field of the continuation and g a free printed
-  tile neither under the hunter nor on the continuation (there it would cost what it saves).
-  Not so when a hunter waits on the treasure field: the continuation may then enter a field
-  beside it twice (in, and out with the pair), and freeing it saves two cards.
+* No dragon or other hunter stands on g (unless sent away), as on any swapped field.
+* g's tile before the swap is printed, or it came with the first swap (g, h) from h. That
+  first swap is a card of its own: it served an entry into g (before f) or h, the pair
+  leaving into h, a token on h, or nothing (thrown away); no other joker has a swap left.
+  h now holds g's old tile, so the hunter enters h free only before f.
 
-``last_joker_sources``, for a hand of two Zerstörende Kräfte, uses that every argument above
-is about the turn's last swap (f, g) alone: nothing changes its two tiles afterwards. So the
-last swap's joker comes after every other joker and obeys the same rules, except that the tile
-on g may have come from a neighbour h of g by the first swap, which was then played for an
-entry into g or h or thrown away. The first swap's joker takes a printed tile from beside f
-(nothing was swapped before it); that field then holds f's old tile, so after f it can only
-be entered through the last swap's joker, never free. When the last swap serves the pair
-leaving the treasure field or the continuation (a token), only the general rules apply.
+A Zerstörende Kräfte takes g (and h) beside f (beside g); a Tosende Elemente anywhere, and
+then the source is not named (there is almost always a fitting tile somewhere); each such far
+swap takes a Tosende Elemente of its own. With two swap cards the other joker, if any, is
+served by the first swap (f1, g1): f1 receives g1's printed tile. The hunter does not stand on
+g1 during that swap, so if it enters g1 free (on its printed tile: after the swap g1 holds
+f1's old tile, which is not free) it does so before f1, and not straight before f1; the
+continuation pays on g1 (or a token frees it again). No two swaps take the printed tile of the
+same field, and a printed tile for the last swap means the first swap did not touch its field.
+Nothing is claimed about the order of the two jokers' entries: the first swap's joker may well
+be entered after the last swap's.
+
+A token (no hunter waiting on the treasure field) is a swap (f, g) with f a paid field of the
+continuation and g a free printed tile beside f (or anywhere, with Tosende Elemente) off the
+continuation (there it would cost what it saves). If the turn ends on g, the swap came before
+the hunter entered g, which then paid for f's tile. With two swap cards g may instead have
+received its free tile from h by the first swap, which then served at most an entry into g:
+the last swap is then the token's, and it serves no joker. With a hunter waiting on the
+treasure field the continuation may enter a field beside it twice (in, and out with the pair)
+and freeing it saves two cards; tokens are not named there.
 
 The order of entries is kept by position numbers along the route (o[v] > o[u] on every move
 u -> v). ``strict_sources`` asks more (g never entered, each g used once, no occupant): no
@@ -43,12 +58,15 @@ from collections import defaultdict
 JOKERS = ("swap", "swap-pay")  # the relaxation's swap cards standing in for a payment
 
 
-def _candidates(router, f: int, kind: str, same_ok: bool = False) -> list[tuple[int, object]]:
-    """Fields g whose printed tile a swap could bring onto f for this kind of joker, each with
-    its condition (1, or a Weite Reise choice making the tile free). A tile like f's own is
-    left out unless ``same_ok`` (after another swap, f may no longer hold its printed tile)."""
+def _candidates(router, f: int, kind: str, same_ok: bool = False,
+                pool: list[int] | None = None) -> list[tuple[int, object]]:
+    """Fields g (of ``pool``; by default beside f, or anywhere with Tosende Elemente in hand)
+    whose printed tile a swap could bring onto f for this kind of joker, each with its
+    condition (1, or a Weite Reise choice making the tile free). A tile like f's own is left
+    out unless ``same_ok`` (after another swap, f may no longer hold its printed tile)."""
     isl = router.isl
-    pool = isl.fields if router.count["swap-any"] else isl.adj[f]
+    if pool is None:
+        pool = isl.fields if router.count["swap-any"] else isl.adj[f]
     out = []
     for g in pool:
         if g == f or not isl.is_field(g):
@@ -63,6 +81,17 @@ def _candidates(router, f: int, kind: str, same_ok: bool = False) -> list[tuple[
         if ok is not None:
             out.append((g, ok))
     return out
+
+
+def _either(m, oks: list, name: str):
+    """A literal true when any of the conditions ``oks`` may hold (None when none can)."""
+    if not oks:
+        return None
+    if any(isinstance(ok, int) for ok in oks):
+        return 1
+    y = m.NewBoolVar(name)
+    m.Add(y <= sum(oks))
+    return y
 
 
 def _jokers(router):
@@ -94,9 +123,18 @@ class _Sources:
         for u, x in L.teleports.items():
             m.Add(self.order[home] >= self.order[u] + 1).OnlyEnforceIf(x)
         self.entered = L.ents
+        self.free_entry = L.efree
         self.cont_in = router.cont.ins
         self.is_entered: dict[int, object] = {}
         self.charged: list = []
+        self._jokers = None
+        self.far_uses: list = []  # swaps between fields apart: each takes a Tosende Elemente
+        self.chains: list = []  # (option, fields the first swap touched) of chained sources
+        self.token_at: dict[int, object] | None = None  # field -> token on it, when named
+        self.lasts: list = []  # the joker served by the last swap (one of them, at most)
+        # sources giving their printed tile (no two swaps can), those of the last swap apart
+        self.printed_at: dict[int, list] = defaultdict(list)
+        self.last_printed_at: dict[int, list] = defaultdict(list)
 
     def entered_flag(self, g: int):
         if g not in self.is_entered:
@@ -104,98 +142,106 @@ class _Sources:
             self.m.Add(self.is_entered[g] == sum(self.entered[g]))
         return self.is_entered[g]
 
-    def source(self, f: int, g: int, name: str):
-        """A named source g of the joker on f: not under the hunter, not entered after f, and
-        paid for on the continuation."""
+    def vacant(self, y, g: int) -> None:
+        """A swap with g (chosen by y) needs g free of dragons and other hunters."""
+        opened = self.router._open(g)
+        if isinstance(opened, int):
+            if not opened:
+                self.m.Add(y == 0)
+        else:
+            self.m.Add(y <= opened)
+
+    def joker_count(self):
+        """How many entries the relaxed route pays with a joker (one variable, shared)."""
+        if self._jokers is None:
+            self._jokers = self.m.NewIntVar(0, len(self.router.isl.names), "jokers")
+            self.m.Add(self._jokers == sum(x for _f, _k, x in _jokers(self.router)))
+        return self._jokers
+
+    def from_g(self, f: int, g: int) -> list:
+        """The moves entering f straight from g."""
+        return [a for u, a in self.arcs_into[f] if u == g]
+
+    def source(self, f: int, g: int, name: str, printed: bool = True):
+        """A source g of the last swap's joker on f: not under the hunter, not entered after
+        f, and paid for on the continuation. ``printed``: g gives its printed tile."""
         m = self.m
         y = m.NewBoolVar(name)
-        from_g = [a for u, a in self.arcs_into[f] if u == g]
+        self.vacant(y, g)
+        if printed:
+            self.printed_at[g].append(y)
+            self.last_printed_at[g].append(y)
+        from_g = self.from_g(f, g)
         if from_g:
             m.Add(y + sum(from_g) <= 1)
         if self.entered[g]:
             m.Add(self.order[g] + 1 <= self.order[f]).OnlyEnforceIf([y, self.entered_flag(g)])
-        if self.cont_in[g]:  # g now holds f's tile: the continuation pays for it
-            z = m.NewBoolVar(f"pay_{name}")
-            m.Add(z >= y + sum(self.cont_in[g]) - 1)
+        self.charge(y, g, name)
+        return y
+
+    def charge(self, y, g: int, name: str) -> None:
+        """g now holds f's old tile (not free), which the continuation pays for should it
+        pass g; a printed tile of another terrain than the own is paid for there already."""
+        router = self.router
+        if self.cont_in[g] and router.tiles0[g] == router.own:
+            z = self.m.NewBoolVar(f"pay_{name}")
+            self.m.Add(z >= y + sum(self.cont_in[g]) - 1)
             self.charged.append(z)
+
+    def first_source(self, f: int, g: int, name: str):
+        """A source g of the first swap's joker on f: entered free (on its printed tile) only
+        before f, and then not straight before f; paid for on the continuation."""
+        m = self.m
+        y = m.NewBoolVar(name)
+        self.vacant(y, g)
+        self.printed_at[g].append(y)
+        free = self.free_entry.get(g)
+        if free is not None:
+            m.Add(self.order[g] + 1 <= self.order[f]).OnlyEnforceIf([y, free])
+            from_g = self.from_g(f, g)
+            if from_g:
+                m.Add(y + free + sum(from_g) <= 2)
+        self.charge(y, g, name)  # (unless the last swap frees g again: a token pays that)
         return y
 
     def finish(self) -> None:
         self.router.rem = self.router.rem + sum(self.charged)
 
 
-def single_swap_sources(router) -> None:
-    """Each joker names the field its tile comes from (see the module text)."""
+def swap_sources(router) -> None:
+    """One or two swap cards of either kind: the last swap's joker names its source; with two
+    cards the other joker takes a printed tile (see the module text)."""
     src = _Sources(router)
     m = router.m
-    for f, kind, x in _jokers(router):
-        options = []
-        for g, ok in _candidates(router, f, kind):
-            y = src.source(f, g, f"src_{f}_{kind}_{g}")
-            if not isinstance(ok, int):
-                m.Add(y <= ok)
-            options.append(y)
-        m.Add(sum(options) == x)
-    src.finish()
-    if not (router.waiter and not router.carrying):
-        _token_sources(router)
-
-
-def last_joker_sources(router) -> None:
-    """Two Zerstörende Kräfte (see the module text): when the turn's last swap serves an entry,
-    that joker comes after every other and names its source g, with g's printed tile or, when
-    both swap cards are played, a tile the first swap brought onto g from a neighbour h."""
-    src = _Sources(router)
-    m, isl = router.m, router.isl
+    n_adjacent, n_any = router.count["swap-adjacent"], router.count["swap-any"]
+    two = n_adjacent + n_any == 2
+    # is the last swap (the first) a Tosende Elemente?
+    if n_any and n_adjacent:
+        any_last = m.NewBoolVar("any_last")
+    else:
+        any_last = 1 if n_any else 0
+    any_first = n_any - any_last if two else 0
     jokers = _jokers(router)
     joker_at = defaultdict(list)
     for f, _kind, x in jokers:
         joker_at[f].append(x)
-    thrown = m.NewBoolVar("thrown")  # a swap card played with no joker or token of its own
-    m.Add(thrown <= router.waste)
     lasts = []
-    last_at = m.NewIntVar(0, len(isl.names), "last_at")  # the last joker's position
     for f, kind, x in jokers:
-        last = m.NewBoolVar(f"last_{f}_{kind}")
-        m.Add(last <= x)
+        last = m.NewBoolVar(f"last_{f}_{kind}") if two else x
+        if two:
+            m.Add(last <= x)
         lasts.append(last)
-        m.Add(src.order[f] == last_at).OnlyEnforceIf(last)
-        # every other joker's swap, and entry, came first
-        m.Add(src.order[f] + 1 <= last_at).OnlyEnforceIf([x, last.Not()])
-        direct = dict(_candidates(router, f, kind, same_ok=True))
-        options = []
-        for g in isl.adj[f]:
-            if not isl.is_field(g):
-                continue
-            if g in direct:
-                y = src.source(f, g, f"src_{f}_{kind}_{g}")
-                if not isinstance(direct[g], int):
-                    m.Add(y <= direct[g])
-                options.append(y)
-            chained = [(h, ok) for h, ok in _candidates(router, g, kind, same_ok=True)
-                       if h != f]
-            if chained:
-                # the first swap (g, h) was played for an entry into g or h, or thrown away
-                y = src.source(f, g, f"chain_{f}_{kind}_{g}")
-                first = joker_at[g] + [x2 for h, _ok in chained for x2 in joker_at[h]]
-                m.Add(y <= sum(first) + thrown)
-                if all(not isinstance(ok, int) for _h, ok in chained):
-                    m.Add(y <= sum(ok for _h, ok in chained))
-                options.append(y)
+        options = _last_options(router, src, jokers, f, kind, two, any_last, any_first)
         m.Add(sum(options) >= last)
-        # the first swap's joker: a printed tile from beside f; its field now holds f's old
-        # tile, so it is entered free after f only by the last swap's joker (not free)
-        free_entry = router.layers[0].efree
-        firsts = []
-        for g, ok in _candidates(router, f, kind):
-            y = m.NewBoolVar(f"first_{f}_{kind}_{g}")
-            if not isinstance(ok, int):
-                m.Add(y <= ok)
-            if g in free_entry:
-                m.Add(src.order[g] + 1 <= src.order[f]).OnlyEnforceIf([y, free_entry[g]])
-            firsts.append(y)
-        m.Add(sum(firsts) >= x - last)
+        if two:
+            m.Add(sum(_first_options(router, src, f, kind, any_first)) >= x - last)
     m.Add(sum(lasts) <= 1)
+    src.lasts = lasts
+    if two:
+        # a printed tile on g for the last swap: the first swap served no entry into g
+        for (f, _kind, x), last in zip(jokers, lasts, strict=True):
+            if src.last_printed_at[f]:
+                m.Add(sum(src.last_printed_at[f]) + x - last <= 1)
     if router.min_swaps >= 1:
         # the last swap serves an entry (above), the pair leaving the treasure field, or the
         # continuation (a token); any other last swap is matched by a route without it
@@ -213,35 +259,204 @@ def last_joker_sources(router) -> None:
         m.Add(by_token <= router.tokens)
         escapes.append(by_token)
         m.Add(sum(lasts) + sum(escapes) >= 1)
+    if not (router.waiter and not router.carrying):
+        _token_sources(router, src, joker_at)
+    if src.far_uses:
+        m.Add(sum(src.far_uses) <= n_any)
+    _chains_take_both_cards(router, src, joker_at)
+    for ys in src.printed_at.values():
+        if len(ys) > 1:
+            m.Add(sum(ys) <= 1)
     src.finish()
 
 
-def _token_sources(router) -> None:
-    """The token's swap: a paid continuation field f and a free printed tile g beside it (or
-    anywhere, with Tosende Elemente) off the continuation and not under the hunter."""
+def _chains_take_both_cards(router, src: _Sources, joker_at: dict) -> None:
+    """A chained source's first swap (g, h) is a card of its own: it serves an entry into g or
+    h, the pair leaving into h, a token on h, or nothing (thrown away)."""
+    m = router.m
+    leave_at = defaultdict(list)
+    for (h, kind), x in router.layers[0].lpaid.items():
+        if kind in JOKERS:
+            leave_at[h].append(x)
+    some_token = None
+    if src.token_at is None:
+        some_token = m.NewBoolVar("some_token")
+        m.Add(some_token <= router.tokens)
+    for y, g, hs in src.chains:
+        # (after the last swap g holds f's old tile: only an entry before it is served on g)
+        served = joker_at[g] + [x for h in hs for x in joker_at[h] + leave_at[h]]
+        if src.token_at is None:
+            served.append(some_token)
+        else:
+            served += [src.token_at[h] for h in hs if h in src.token_at]
+        m.Add(sum(served) + router.waste >= 1).OnlyEnforceIf(y)
+
+
+def _far(isl, f: int) -> list[int]:
+    near = set(isl.adj[f])
+    return [g for g in isl.fields if g != f and g not in near]
+
+
+def _last_options(router, src: _Sources, jokers, f: int, kind: str, two: bool, any_last,
+                  any_first) -> list:
+    """Ways the last swap can bring the joker's tile onto f."""
     m, isl = router.m, router.isl
-    cont_in = router.cont.ins
+    options = []
+    beside = [g for g in isl.adj[f] if isl.is_field(g)]
+    for g, ok in _candidates(router, f, kind, same_ok=two, pool=beside):
+        y = src.source(f, g, f"src_{f}_{kind}_{g}")
+        if not isinstance(ok, int):
+            m.Add(y <= ok)
+        options.append(y)
+    # a Tosende Elemente from anywhere (its source left unnamed)
+    options += _far_option(router, src, f, kind, two, any_last, f"far_{f}_{kind}")
+    if not two:
+        return options
+    for g in beside:
+        # g's tile came with the first swap (g, h): that swap served an entry into g or h, or
+        # none; h lies beside g, or anywhere for a Tosende Elemente
+        near = [h for h in isl.adj[g] if h != f and isl.is_field(h)]
+        far = [h for h in _far(isl, g) if h != f]
+        for tag, pool, needs in (("near", near, 1), ("far", far, any_first)):
+            if isinstance(needs, int) and not needs:
+                continue
+            chained = _candidates(router, g, kind, same_ok=True, pool=pool)
+            if not chained:
+                continue
+            y = src.source(f, g, f"chain_{tag}_{f}_{kind}_{g}", printed=False)
+            if not isinstance(needs, int):
+                m.Add(y <= needs)
+            if tag == "far":
+                src.far_uses.append(y)
+            if tag == "near":
+                # h now holds g's old tile: entered free (its printed tile) only before f
+                picks = []
+                for h, ok in chained:
+                    z = m.NewBoolVar(f"chain_h_{f}_{kind}_{g}_{h}")
+                    src.vacant(z, h)
+                    if not isinstance(ok, int):
+                        m.Add(z <= ok)
+                    free = src.free_entry.get(h)
+                    if free is not None:
+                        m.Add(src.order[h] + 1 <= src.order[f]).OnlyEnforceIf([z, free])
+                    picks.append(z)
+                m.Add(y <= sum(picks))
+            else:
+                cond = _either(m, [ok for _h, ok in chained], f"chain_ok_{f}_{kind}_{g}")
+                if not isinstance(cond, int):
+                    m.Add(y <= cond)
+            allowed = {f, g} | {h for h, _ok in chained}
+            inside = [x for f1, _k, x in jokers if f1 in allowed]
+            m.Add(src.joker_count() <= sum(inside)).OnlyEnforceIf(y)  # no joker elsewhere
+            src.chains.append((y, g, allowed - {f, g}))
+            options.append(y)
+    return options
+
+
+def _far_option(router, src: _Sources, f: int, kind: str, same_ok: bool, by_any,
+                name: str) -> list:
+    """A swap with any field not beside f (a Tosende Elemente, when ``by_any`` may hold)."""
+    if isinstance(by_any, int) and not by_any:
+        return []
+    m = router.m
+    oks = [ok for _g, ok in _candidates(router, f, kind, same_ok, pool=_far(router.isl, f))]
+    anywhere = _either(m, oks, f"{name}_ok")
+    if anywhere is None:
+        return []
+    y = m.NewBoolVar(name)
+    m.Add(y <= by_any)
+    if not isinstance(anywhere, int):
+        m.Add(y <= anywhere)
+    src.far_uses.append(y)
+    return [y]
+
+
+def _first_options(router, src: _Sources, f: int, kind: str, any_first) -> list:
+    """Ways the first swap can bring a printed tile onto f."""
+    m, isl = router.m, router.isl
+    options = []
+    beside = [g for g in isl.adj[f] if isl.is_field(g)]
+    for g, ok in _candidates(router, f, kind, pool=beside):
+        y = src.first_source(f, g, f"first_{f}_{kind}_{g}")
+        if not isinstance(ok, int):
+            m.Add(y <= ok)
+        options.append(y)
+    options += _far_option(router, src, f, kind, False, any_first, f"first_far_{f}_{kind}")
+    return options
+
+
+def _token_sources(router, src: _Sources, joker_at: dict) -> None:
+    """A token's swap frees a paid field f of the continuation with a free printed tile g
+    beside f (or anywhere, with Tosende Elemente) that is off the continuation (there it would
+    cost what it saves); two tokens take two such tiles. If the turn ends on g, the swap came
+    before the hunter entered g, paying there for f's tile. With two swap cards a token may also
+    take its tile from g after the other swap brought it there from h (beside g, or anywhere
+    with Tosende Elemente): that swap served at most an entry into g (g's old tile was not
+    free, and h's new one is not), so it is thrown away or a joker on g."""
+    m, isl = router.m, router.isl
+    cont_in, own, tiles0 = router.cont.ins, router.own, router.tiles0
+    n_any = router.count["swap-any"]
+    two = router.swap_cards() == 2
+    own_fields = [g for g in isl.fields if tiles0[g] == own]
     ends = defaultdict(list)
     for L in router.layers:
         for v, x in L.end.items():
             ends[v].append(x)
-    free_tiles = [g for g in isl.fields if router.tiles0[g] == router.own]
-    free_set = set(free_tiles)
-    picks = []
+    picks, chain_picks = [], []
+    src.token_at = {}
     for f in isl.fields:
-        if not cont_in[f] or router.tiles0[f] == router.own:
+        if not cont_in[f] or tiles0[f] == own:
             continue
-        pool = free_tiles if router.count["swap-any"] else [
-            g for g in isl.adj[f] if g in free_set]
-        sources = []
-        for g in pool:
+        beside = [g for g in isl.adj[f] if isl.is_field(g)]
+        options = []
+        for g in beside:
+            if tiles0[g] != own:
+                continue
             y = m.NewBoolVar(f"tsrc_{f}_{g}")
-            m.Add(y + sum(cont_in[g]) + sum(ends[g]) <= 1)
-            sources.append(y)
+            src.vacant(y, g)
+            m.Add(y + sum(cont_in[g]) <= 1)
+            if ends[g] and not router.can_pay[tiles0[f]]:
+                # the turn ends on g: the swap came before the hunter entered g, which then
+                # held f's tile (or, with two swaps, one the other swap brought onto f)
+                m.Add(y + sum(ends[g]) <= 1 + (router.waste if two else 0))
+            src.printed_at[g].append(y)
+            options.append(y)
+        if n_any and any(g not in beside for g in own_fields if g != f):
+            y = m.NewBoolVar(f"tfar_{f}")
+            src.far_uses.append(y)
+            options.append(y)
+        if two:
+            for g in beside:
+                if tiles0[g] == own:
+                    continue
+                hs = [h for h in (own_fields if n_any else isl.adj[g])
+                      if h != f and isl.is_field(h) and tiles0[h] == own]
+                if not hs:
+                    continue
+                y = m.NewBoolVar(f"tchain_{f}_{g}")
+                src.vacant(y, g)
+                m.Add(y + sum(cont_in[g]) <= 1)
+                m.Add(y <= router.waste + sum(joker_at[g]))
+                if ends[g]:
+                    # ending on g, the hunter entered it after the last swap, holding f's tile:
+                    # the first swap was thrown away
+                    if router.can_pay[tiles0[f]]:
+                        m.Add(y + sum(ends[g]) <= 1 + router.waste)
+                    else:
+                        m.Add(y + sum(ends[g]) <= 1)
+                if not any(h in isl.adj[g] for h in hs):
+                    src.far_uses.append(y)
+                chain_picks.append(y)
+                options.append(y)
         pick = m.NewBoolVar(f"tok_{f}")
         m.Add(pick <= sum(cont_in[f]))
-        m.Add(pick <= sum(sources))
+        m.Add(sum(options) == pick)
         picks.append(pick)
+        src.token_at[f] = pick
+    if chain_picks:
+        m.Add(router.tokens + sum(chain_picks) <= 2)  # a chain takes both swap cards
+        # the last swap frees the continuation's field, so it serves no entry
+        m.Add(sum(chain_picks) + sum(src.lasts) <= 1)
     m.Add(router.tokens <= sum(picks))
 
 

@@ -64,7 +64,14 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                     payer = card
                     break
             if partner is None:
-                return None
+                # two swaps: a free tile brought beside the field first, then onto it
+                chain = _chain(isl, model, swap_cards, target, pos, tiles, wanted,
+                               _taken(isl, hunters, dragons, pos) | future)
+                if chain is None:
+                    return None
+                (first, g, h), (payer, partner) = chain
+                swap_cards.remove(first)
+                out.append(_swap(isl, first, pos, g, h, tiles))
             swap_cards.remove(payer)
             out.append(_swap(isl, payer, pos, target, partner, tiles))
             entry = {k: v for k, v in entry.items() if k not in ("use", "relaxed_pay")}
@@ -112,16 +119,36 @@ def _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tile
 
 def _partner(isl, model, card_name, target, pos, tiles, free_terrains, taken) -> int | None:
     """A field holding a free tile that the card can swap with ``target``."""
-    card = parse_card(card_name, model)
-    anywhere = card.does("swap-any", model)
-    pool = isl.fields if anywhere else [g for g in isl.adj[target] if isl.is_field(g)]
-    for g in pool:
+    for g in _reach(isl, model, card_name, target):
         if g in (target, pos) or g in taken or tiles[g] not in free_terrains:
             continue
         if tiles[target] == tiles[g]:
             continue
         return g
     return None
+
+
+def _chain(isl, model, swap_cards, target, pos, tiles, wanted, taken):
+    """Two swap cards bringing a wanted tile onto ``target`` by way of a field g beside it:
+    ((first card, g, h), (last card, g)), or None."""
+    for last in dict.fromkeys(swap_cards):
+        rest = list(swap_cards)
+        rest.remove(last)
+        for g in _reach(isl, model, last, target):
+            if g in (target, pos) or g in taken:
+                continue
+            for first in dict.fromkeys(rest):
+                h = _partner(isl, model, first, g, pos, tiles, wanted, taken | {target})
+                if h is not None and tiles[h] != tiles[target]:
+                    return (first, g, h), (last, g)
+    return None
+
+
+def _reach(isl, model, card_name, target) -> list[int]:
+    """Fields the card can swap with ``target``."""
+    if parse_card(card_name, model).does("swap-any", model):
+        return list(isl.fields)
+    return [g for g in isl.adj[target] if isl.is_field(g)]
 
 
 def _swap(isl, card, pos, f, g, tiles) -> dict:
