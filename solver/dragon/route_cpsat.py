@@ -694,14 +694,17 @@ class CpRouter:
     # -- solve and read the plan -------------------------------------------------------
     def solve(self, workers: int = 1, work_limit: float = WORK_LIMIT,
               hint: CpRouter | None = None, lower: int | None = None,
-              plan_hint: list[dict] | None = None, fix_plan: bool = False) -> RouteResult:
+              plan_hint: list[dict] | None = None, fix_plan: bool = False,
+              warm: CpRouter | None = None, upper: int | None = None) -> RouteResult:
         """Solve to optimality. ``hint``: a solved router of a restriction of this model (fewer
         swap layers); its solution starts the search and its value bounds the objective.
 
         The limit is CP-SAT's deterministic time, so a cut-off falls at the same point of the
         search on every machine: the best route found is then returned with ``optimal`` False
         (and ``self.bound`` a proved lower bound on the objective). ``fix_plan``: the moves
-        and plays of ``plan_hint`` are imposed, not suggested (payments are still chosen)."""
+        and plays of ``plan_hint`` are imposed, not suggested (payments are still chosen).
+        ``warm``: a solved router whose values (matched by name) start the search, no more.
+        ``upper``: only routes of at most this value are wanted (none: infeasible)."""
         t0 = time.perf_counter()
         if self.start == self.T:
             return RouteResult(True, 0, 0, [], "cp-sat", 0.0)
@@ -712,8 +715,12 @@ class CpRouter:
                 self._hint_from(hint)
         if lower is not None:
             self.m.Add(self.objective_expr() >= lower)
+        if upper is not None:
+            self.m.Add(self.objective_expr() <= upper)
         if plan_hint is not None:
             self._hint_plan(plan_hint, fix_plan)
+        if warm is not None:
+            self._hint_from(warm)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = workers
         solver.parameters.max_deterministic_time = work_limit
@@ -993,9 +1000,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     t0 = time.perf_counter()
     full = CpRouter(q)
     most = full.n_swaps
-    stages: tuple = (False, True) if full.names_sources() else (False,)
-    if not full.count["swap-any"]:  # (with Tosende Elemente the strict proposal rarely helps)
-        stages += ("strict",)
+    stages = (False, "strict", True) if full.names_sources() else (False, "strict")
     prev = CpRouter(q, swaps=0)
     result = prev.solve(workers, work_limit)
     proved = result.optimal
@@ -1004,9 +1009,9 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     for k in range(1, most + 1):
         if result.remaining is None:
             break
-        lower, plan, done, completed = None, None, False, None
-        # the plain relaxation first (small, fast); the one naming the jokers' sources (tighter)
-        # only when the plain bound leaves the round open; a strict proposal last
+        lower, plan, done, completed, plain = None, None, False, None, None
+        # the plain relaxation first (small, fast), then a strict proposal that may meet its
+        # bound, then the relaxation naming the jokers' sources (tighter, larger)
         for stage in (stages if not mixed else ()):
             if stage == "strict":
                 if lower is None:
@@ -1017,12 +1022,22 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
                 if strict_result is not None and strict_result.remaining is not None:
                     proposal = _repaired(strict, strict_result)
             else:
+                # (the named relaxation is a restriction of the plain one: it starts from the
+                # plain route and cannot go below the plain bound)
+                # Only relaxed routes better than the best real route so far matter: none
+                # at all proves that route optimal.
+                best = completed[1] if completed is not None else prev
+                best = best if best.objective <= prev.objective else prev
                 relaxed = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
-                relaxed_result = _attempt(relaxed, workers, work_limit)
+                relaxed_result = _attempt(relaxed, workers, work_limit, lower=lower, warm=plain,
+                                          upper=best.objective - 1 if stage else None)
                 if relaxed_result is None:
                     continue
-                if relaxed_result.remaining is None and relaxed_result.optimal:
-                    done = True  # no route with k or more swaps at all
+                plain = relaxed
+                if relaxed.objective == INF:  # no relaxed route (better than the best)
+                    if stage and best is not prev:
+                        result, prev = completed
+                    done = True
                     break
                 lower = max(lower or 0, relaxed.bound)
                 if lower >= prev.objective:

@@ -32,6 +32,7 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                   if c.does("swap-adjacent", model) or c.does("swap-any", model)]
     swap_names = set(swap_cards)
     out: list[dict] = []
+    freed: set[int] = set()  # fields a swap gave a free tile
     for entry in plan:
         action = entry["action"]
         if action == "long-journey":
@@ -43,7 +44,13 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
         elif action == "fright":
             hunters[entry["target"]] = isl.boat_node[entry["target"]]
         payer = entry.get("pay") if action == "flight" else entry.get("card")
-        if action in ("step", "flight") and payer in swap_names:
+        if action in ("step", "flight") and payer in swap_names and entry.get("leave") \
+                and not entry.get("relaxed_pay") and isl.node(entry["to"]) in freed:
+            # the pair steps back onto the field a swap freed on the way in: still free
+            entry = {k: v for k, v in entry.items() if k not in ("use", "pay")}
+            if action == "step":
+                entry["card"] = None
+        elif action in ("step", "flight") and payer in swap_names:
             target = isl.node(entry["to"])
             other = entry.get("relaxed_pay")
             wanted = free_terrains
@@ -74,6 +81,8 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                 out.append(_swap(isl, first, pos, g, h, tiles))
             swap_cards.remove(payer)
             out.append(_swap(isl, payer, pos, target, partner, tiles))
+            if not other:
+                freed.add(target)
             entry = {k: v for k, v in entry.items() if k not in ("use", "relaxed_pay")}
             key = "pay" if action == "flight" else "card"
             entry[key] = other
