@@ -1022,12 +1022,12 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
                 if strict_result is not None and strict_result.remaining is not None:
                     proposal = _repaired(strict, strict_result)
             else:
-                # (the named relaxation is a restriction of the plain one: it starts from the
-                # plain route and cannot go below the plain bound)
-                # Only relaxed routes better than the best real route so far matter: none
-                # at all proves that route optimal.
-                best = completed[1] if completed is not None else prev
-                best = best if best.objective <= prev.objective else prev
+                # The named relaxation is a restriction of the plain one: it starts from the
+                # plain route, cannot go below the plain bound, and looks only below the best
+                # real route so far (finding none proves that route optimal).
+                best = prev
+                if completed is not None and completed[1].objective <= prev.objective:
+                    best = completed[1]
                 relaxed = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
                 relaxed_result = _attempt(relaxed, workers, work_limit, lower=lower, warm=plain,
                                           upper=best.objective - 1 if stage else None)

@@ -83,6 +83,16 @@ def _candidates(router, f: int, kind: str, same_ok: bool = False,
     return out
 
 
+def _require(m, y, cond) -> None:
+    """y only where ``cond`` holds: a constant (0 forbids y, 1 leaves it free) or a sum of
+    literals (y <= cond)."""
+    if isinstance(cond, int):
+        if not cond:
+            m.Add(y == 0)
+    else:
+        m.Add(y <= cond)
+
+
 def _either(m, oks: list, name: str):
     """A literal true when any of the conditions ``oks`` may hold (None when none can)."""
     if not oks:
@@ -127,9 +137,14 @@ class _Sources:
         self.cont_in = router.cont.ins
         self.is_entered: dict[int, object] = {}
         self.charged: list = []
-        self._jokers = None
+        self.jokers = _jokers(router)
+        self.joker_at: dict[int, list] = defaultdict(list)
+        for f, _kind, x in self.jokers:
+            self.joker_at[f].append(x)
+        self.leaves = [(h, kind, x) for (h, kind), x in L.lpaid.items() if kind in JOKERS]
+        self._joker_count = None
         self.far_uses: list = []  # swaps between fields apart: each takes a Tosende Elemente
-        self.chains: list = []  # (option, fields the first swap touched) of chained sources
+        self.chains: list = []  # (option, g, the fields h) of each chained source
         self.token_at: dict[int, object] | None = None  # field -> token on it, when named
         self.lasts: list = []  # the joker served by the last swap (one of them, at most)
         # sources giving their printed tile (no two swaps can), those of the last swap apart
@@ -144,19 +159,14 @@ class _Sources:
 
     def vacant(self, y, g: int) -> None:
         """A swap with g (chosen by y) needs g free of dragons and other hunters."""
-        opened = self.router._open(g)
-        if isinstance(opened, int):
-            if not opened:
-                self.m.Add(y == 0)
-        else:
-            self.m.Add(y <= opened)
+        _require(self.m, y, self.router._open(g))
 
     def joker_count(self):
         """How many entries the relaxed route pays with a joker (one variable, shared)."""
-        if self._jokers is None:
-            self._jokers = self.m.NewIntVar(0, len(self.router.isl.names), "jokers")
-            self.m.Add(self._jokers == sum(x for _f, _k, x in _jokers(self.router)))
-        return self._jokers
+        if self._joker_count is None:
+            self._joker_count = self.m.NewIntVar(0, len(self.router.isl.names), "jokers")
+            self.m.Add(self._joker_count == sum(x for _f, _k, x in self.jokers))
+        return self._joker_count
 
     def from_g(self, f: int, g: int) -> list:
         """The moves entering f straight from g."""
@@ -215,23 +225,20 @@ def swap_sources(router) -> None:
     m = router.m
     n_adjacent, n_any = router.count["swap-adjacent"], router.count["swap-any"]
     two = n_adjacent + n_any == 2
-    # is the last swap (the first) a Tosende Elemente?
+    # is the last swap a Tosende Elemente? (with two cards the first is then the other one)
     if n_any and n_adjacent:
         any_last = m.NewBoolVar("any_last")
     else:
         any_last = 1 if n_any else 0
     any_first = n_any - any_last if two else 0
-    jokers = _jokers(router)
-    joker_at = defaultdict(list)
-    for f, _kind, x in jokers:
-        joker_at[f].append(x)
+    jokers, joker_at = src.jokers, src.joker_at
     lasts = []
     for f, kind, x in jokers:
         last = m.NewBoolVar(f"last_{f}_{kind}") if two else x
         if two:
             m.Add(last <= x)
         lasts.append(last)
-        options = _last_options(router, src, jokers, f, kind, two, any_last, any_first)
+        options = _last_options(router, src, f, kind, two, any_last, any_first)
         m.Add(sum(options) >= last)
         if two:
             m.Add(sum(_first_options(router, src, f, kind, any_first)) >= x - last)
@@ -248,36 +255,34 @@ def swap_sources(router) -> None:
         escapes = []
         # (a joker on leaving into a field the pair entered by a joker needs no swap of its
         # own: the tile is still there)
-        for (h, kind), x in router.layers[0].lpaid.items():
-            if kind in JOKERS:
-                by_leave = m.NewBoolVar(f"last_leave_{h}_{kind}")
-                m.Add(by_leave <= x)
-                if joker_at[h]:
-                    m.Add(by_leave + sum(joker_at[h]) <= 1)
-                escapes.append(by_leave)
+        for h, kind, x in src.leaves:
+            by_leave = m.NewBoolVar(f"last_leave_{h}_{kind}")
+            m.Add(by_leave <= x)
+            if joker_at[h]:
+                m.Add(by_leave + sum(joker_at[h]) <= 1)
+            escapes.append(by_leave)
         by_token = m.NewBoolVar("last_token")
         m.Add(by_token <= router.tokens)
         escapes.append(by_token)
         m.Add(sum(lasts) + sum(escapes) >= 1)
     if not (router.waiter and not router.carrying):
-        _token_sources(router, src, joker_at)
+        _token_sources(router, src)
     if src.far_uses:
         m.Add(sum(src.far_uses) <= n_any)
-    _chains_take_both_cards(router, src, joker_at)
+    _chains_take_both_cards(router, src)
     for ys in src.printed_at.values():
         if len(ys) > 1:
             m.Add(sum(ys) <= 1)
     src.finish()
 
 
-def _chains_take_both_cards(router, src: _Sources, joker_at: dict) -> None:
+def _chains_take_both_cards(router, src: _Sources) -> None:
     """A chained source's first swap (g, h) is a card of its own: it serves an entry into g or
     h, the pair leaving into h, a token on h, or nothing (thrown away)."""
-    m = router.m
+    m, joker_at = router.m, src.joker_at
     leave_at = defaultdict(list)
-    for (h, kind), x in router.layers[0].lpaid.items():
-        if kind in JOKERS:
-            leave_at[h].append(x)
+    for h, _kind, x in src.leaves:
+        leave_at[h].append(x)
     some_token = None
     if src.token_at is None:
         some_token = m.NewBoolVar("some_token")
@@ -297,7 +302,7 @@ def _far(isl, f: int) -> list[int]:
     return [g for g in isl.fields if g != f and g not in near]
 
 
-def _last_options(router, src: _Sources, jokers, f: int, kind: str, two: bool, any_last,
+def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
                   any_first) -> list:
     """Ways the last swap can bring the joker's tile onto f."""
     m, isl = router.m, router.isl
@@ -305,8 +310,7 @@ def _last_options(router, src: _Sources, jokers, f: int, kind: str, two: bool, a
     beside = [g for g in isl.adj[f] if isl.is_field(g)]
     for g, ok in _candidates(router, f, kind, same_ok=two, pool=beside):
         y = src.source(f, g, f"src_{f}_{kind}_{g}")
-        if not isinstance(ok, int):
-            m.Add(y <= ok)
+        _require(m, y, ok)
         options.append(y)
     # a Tosende Elemente from anywhere (its source left unnamed)
     options += _far_option(router, src, f, kind, two, any_last, f"far_{f}_{kind}")
@@ -324,29 +328,24 @@ def _last_options(router, src: _Sources, jokers, f: int, kind: str, two: bool, a
             if not chained:
                 continue
             y = src.source(f, g, f"chain_{tag}_{f}_{kind}_{g}", printed=False)
-            if not isinstance(needs, int):
-                m.Add(y <= needs)
-            if tag == "far":
-                src.far_uses.append(y)
+            _require(m, y, needs)
             if tag == "near":
                 # h now holds g's old tile: entered free (its printed tile) only before f
                 picks = []
                 for h, ok in chained:
                     z = m.NewBoolVar(f"chain_h_{f}_{kind}_{g}_{h}")
                     src.vacant(z, h)
-                    if not isinstance(ok, int):
-                        m.Add(z <= ok)
+                    _require(m, z, ok)
                     free = src.free_entry.get(h)
                     if free is not None:
                         m.Add(src.order[h] + 1 <= src.order[f]).OnlyEnforceIf([z, free])
                     picks.append(z)
                 m.Add(y <= sum(picks))
             else:
-                cond = _either(m, [ok for _h, ok in chained], f"chain_ok_{f}_{kind}_{g}")
-                if not isinstance(cond, int):
-                    m.Add(y <= cond)
+                _require(m, y, _either(m, [ok for _h, ok in chained], f"chain_ok_{f}_{kind}_{g}"))
+                src.far_uses.append(y)
             allowed = {f, g} | {h for h, _ok in chained}
-            inside = [x for f1, _k, x in jokers if f1 in allowed]
+            inside = [x for f1, _k, x in src.jokers if f1 in allowed]
             m.Add(src.joker_count() <= sum(inside)).OnlyEnforceIf(y)  # no joker elsewhere
             src.chains.append((y, g, allowed - {f, g}))
             options.append(y)
@@ -364,9 +363,8 @@ def _far_option(router, src: _Sources, f: int, kind: str, same_ok: bool, by_any,
     if anywhere is None:
         return []
     y = m.NewBoolVar(name)
-    m.Add(y <= by_any)
-    if not isinstance(anywhere, int):
-        m.Add(y <= anywhere)
+    _require(m, y, by_any)
+    _require(m, y, anywhere)
     src.far_uses.append(y)
     return [y]
 
@@ -378,14 +376,13 @@ def _first_options(router, src: _Sources, f: int, kind: str, any_first) -> list:
     beside = [g for g in isl.adj[f] if isl.is_field(g)]
     for g, ok in _candidates(router, f, kind, pool=beside):
         y = src.first_source(f, g, f"first_{f}_{kind}_{g}")
-        if not isinstance(ok, int):
-            m.Add(y <= ok)
+        _require(m, y, ok)
         options.append(y)
     options += _far_option(router, src, f, kind, False, any_first, f"first_far_{f}_{kind}")
     return options
 
 
-def _token_sources(router, src: _Sources, joker_at: dict) -> None:
+def _token_sources(router, src: _Sources) -> None:
     """A token's swap frees a paid field f of the continuation with a free printed tile g
     beside f (or anywhere, with Tosende Elemente) that is off the continuation (there it would
     cost what it saves); two tokens take two such tiles. If the turn ends on g, the swap came
@@ -436,14 +433,12 @@ def _token_sources(router, src: _Sources, joker_at: dict) -> None:
                 y = m.NewBoolVar(f"tchain_{f}_{g}")
                 src.vacant(y, g)
                 m.Add(y + sum(cont_in[g]) <= 1)
-                m.Add(y <= router.waste + sum(joker_at[g]))
+                m.Add(y <= router.waste + sum(src.joker_at[g]))
                 if ends[g]:
-                    # ending on g, the hunter entered it after the last swap, holding f's tile:
-                    # the first swap was thrown away
-                    if router.can_pay[tiles0[f]]:
-                        m.Add(y + sum(ends[g]) <= 1 + router.waste)
-                    else:
-                        m.Add(y + sum(ends[g]) <= 1)
+                    # ending on g, the hunter entered it after the last swap, holding f's tile
+                    # (a card pays it): the first swap was thrown away
+                    thrown = router.waste if router.can_pay[tiles0[f]] else 0
+                    m.Add(y + sum(ends[g]) <= 1 + thrown)
                 if not any(h in isl.adj[g] for h in hs):
                     src.far_uses.append(y)
                 chain_picks.append(y)
@@ -476,8 +471,7 @@ def strict_sources(router) -> None:
             if g in taken:
                 continue
             y = m.NewBoolVar(f"src_{f}_{kind}_{g}_{len(options)}")
-            if not isinstance(ok, int):
-                m.Add(y <= ok)
+            _require(m, y, ok)
             if entered[g]:
                 m.Add(y + sum(entered[g]) <= 1)
             used_as_source[g].append(y)

@@ -58,7 +58,8 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                 card = parse_card(other, model)
                 wanted = {t for t in model.terrains
                           if card.pays(t, own, router.var["double-card-joker"] == "joker")}
-            if target in _taken(isl, hunters, dragons, pos):
+            occupied = _taken(isl, hunters, dragons, pos)
+            if target in occupied:
                 return None
             # the relaxation pools its swap cards: any card left that can make the swap will do
             partner = None
@@ -66,14 +67,14 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                 if card not in swap_cards:
                     continue
                 partner = _partner(isl, model, card, target, pos, tiles, wanted,
-                                   _taken(isl, hunters, dragons, pos) | future)
+                                   occupied | future)
                 if partner is not None:
                     payer = card
                     break
             if partner is None:
                 # two swaps: a free tile brought beside the field first, then onto it
                 chain = _chain(isl, model, swap_cards, target, pos, tiles, wanted,
-                               _taken(isl, hunters, dragons, pos) | future)
+                               occupied | future)
                 if chain is None:
                     return None
                 (first, g, h), (payer, partner) = chain
