@@ -1006,6 +1006,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     proved = result.optimal
     mixed = any(len(c.actions) > 1 and (c.does("swap-adjacent") or c.does("swap-any"))
                 for c in q.hand)
+    named_bound = None  # the named relaxation's bound of the round before
     for k in range(1, most + 1):
         if result.remaining is None:
             break
@@ -1029,7 +1030,11 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
                 if completed is not None and completed[1].objective <= prev.objective:
                     best = completed[1]
                 relaxed = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
-                relaxed_result = _attempt(relaxed, workers, work_limit, lower=lower, warm=plain,
+                floor = lower
+                if stage and named_bound is not None:
+                    # (round k's named relaxation restricts round k-1's: its bound holds too)
+                    floor = max(lower or 0, named_bound)
+                relaxed_result = _attempt(relaxed, workers, work_limit, lower=floor, warm=plain,
                                           upper=best.objective - 1 if stage else None)
                 if relaxed_result is None:
                     continue
@@ -1040,6 +1045,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
                     done = True
                     break
                 lower = max(lower or 0, relaxed.bound)
+                if stage:
+                    named_bound = relaxed.bound
                 if lower >= prev.objective:
                     done = True
                     break

@@ -24,7 +24,9 @@ serves the entry into f:
 * g's tile before the swap is printed, or it came with the first swap (g, h) from h. That
   first swap is a card of its own: it served an entry into g (before f) or h, the pair
   leaving into h, a token on h, or nothing (thrown away); no other joker has a swap left.
-  h now holds g's old tile, so the hunter enters h free only before f.
+  h now holds g's old tile, so the hunter enters h free only before f, and then not
+  straight before f: it stood on h during the first swap otherwise (or came back to h,
+  paying for g's old tile there, where paying for it on f saves that swap).
 
 A Zerstörende Kräfte takes g (and h) beside f (beside g); a Tosende Elemente anywhere, and
 then the source is not named (there is almost always a fitting tile somewhere); each such far
@@ -330,7 +332,8 @@ def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
             y = src.source(f, g, f"chain_{tag}_{f}_{kind}_{g}", printed=False)
             _require(m, y, needs)
             if tag == "near":
-                # h now holds g's old tile: entered free (its printed tile) only before f
+                # h now holds g's old tile: entered free (its printed tile) only before f,
+                # and then not straight before f (see the module text)
                 picks = []
                 for h, ok in chained:
                     z = m.NewBoolVar(f"chain_h_{f}_{kind}_{g}_{h}")
@@ -339,6 +342,9 @@ def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
                     free = src.free_entry.get(h)
                     if free is not None:
                         m.Add(src.order[h] + 1 <= src.order[f]).OnlyEnforceIf([z, free])
+                        from_h = src.from_g(f, h)
+                        if from_h:
+                            m.Add(z + free + sum(from_h) <= 2)
                     picks.append(z)
                 m.Add(y <= sum(picks))
             else:

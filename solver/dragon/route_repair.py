@@ -17,7 +17,8 @@ from solver.dragon.route import step
 
 
 def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> list[dict] | None:
-    """A real plan from a relaxed one, or None when a joker or token has no swap to stand for."""
+    """A real plan from a relaxed one, or None when a joker has no swap to stand for (a token
+    without one is left out)."""
     q, isl = router.q, router.isl
     model = isl.model
     own = q.own
@@ -27,13 +28,21 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                if c not in (q.hunter, q.position.hunters[q.hunter].partner)}
     dragons = set(q.position.dragons)
     free_terrains = {own}
-    future = _used_nodes(isl, plan) | set(continuation)
     swap_cards = [c.name for c in q.hand
                   if c.does("swap-adjacent", model) or c.does("swap-any", model)]
     swap_names = set(swap_cards)
+    # fields the route uses from each entry on (a swap there would change its way), and
+    # those among them a later joker pays for (that joker brings the field a new tile anyway)
+    later: list[set[int]] = [set(continuation)]
+    jokers_later: list[set[int]] = [set()]
+    for entry in reversed(plan):
+        later.append(later[-1] | _nodes(isl, entry))
+        jokers_later.append(jokers_later[-1] | _joker_field(isl, entry, swap_names))
+    later.reverse()
+    jokers_later.reverse()
     out: list[dict] = []
     freed: set[int] = set()  # fields a swap gave a free tile
-    for entry in plan:
+    for i, entry in enumerate(plan):
         action = entry["action"]
         if action == "long-journey":
             free_terrains.add(entry["terrain"])
@@ -58,32 +67,22 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                 card = parse_card(other, model)
                 wanted = {t for t in model.terrains
                           if card.pays(t, own, router.var["double-card-joker"] == "joker")}
-            occupied = _taken(isl, hunters, dragons, pos)
-            if target in occupied:
-                return None
-            # the relaxation pools its swap cards: any card left that can make the swap will do
-            partner = None
-            for card in [payer] + [c for c in swap_cards if c != payer]:
-                if card not in swap_cards:
-                    continue
-                partner = _partner(isl, model, card, target, pos, tiles, wanted,
-                                   occupied | future)
-                if partner is not None:
-                    payer = card
-                    break
-            if partner is None:
-                # two swaps: a free tile brought beside the field first, then onto it
-                chain = _chain(isl, model, swap_cards, target, pos, tiles, wanted,
-                               occupied | future)
-                if chain is None:
+            # a joker on a field whose tile needs no swap (the relaxation may spend a swap
+            # card there instead of throwing it away): no swap
+            if tiles[target] not in wanted:
+                occupied = _taken(isl, hunters, dragons, pos)
+                if target in occupied:
                     return None
-                (first, g, h), (payer, partner) = chain
-                swap_cards.remove(first)
-                out.append(_swap(isl, first, pos, g, h, tiles))
-            swap_cards.remove(payer)
-            out.append(_swap(isl, payer, pos, target, partner, tiles))
-            if not other:
-                freed.add(target)
+                # sources the route leaves alone from here on; else one a later joker refills
+                swaps = None
+                for spare in (set(), jokers_later[i + 1]):
+                    swaps = swaps or _bring(isl, model, swap_cards, payer, target, pos, tiles,
+                                            wanted, occupied | (later[i + 1] - spare))
+                if swaps is None:
+                    return None
+                out += swaps
+                if not other:
+                    freed.add(target)
             entry = {k: v for k, v in entry.items() if k not in ("use", "relaxed_pay")}
             key = "pay" if action == "flight" else "card"
             entry[key] = other
@@ -94,16 +93,42 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
         out.append(entry)
         if action in ("step", "flight"):
             pos = isl.node(entry["to"])
-    taken = _taken(isl, hunters, dragons, pos) | future
-    if not _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles, taken):
-        return None
+    taken = _taken(isl, hunters, dragons, pos) | later[0]
+    # a swap on the way may already have freed a field of the continuation (a chain's first
+    # swap can serve a token too): that token needs no swap of its own
+    start_tiles = q.position.tiles
+    tokens -= sum(1 for v in set(continuation) if isl.is_field(v)
+                  and start_tiles[v] != own and tiles[v] == own)
+    _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles, taken)
     return out
 
 
+def _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted, taken) -> list | None:
+    """The swaps (one, or two chained) bringing a wanted tile onto ``target``, made on
+    ``tiles`` and taken from ``swap_cards``; None when there are none. The relaxation pools
+    its swap cards: any card left that can make the swap will do."""
+    for card in dict.fromkeys([payer] + swap_cards):
+        if card not in swap_cards:
+            continue
+        partner = _partner(isl, model, card, target, pos, tiles, wanted, taken)
+        if partner is not None:
+            swap_cards.remove(card)
+            return [_swap(isl, card, pos, target, partner, tiles)]
+    # two swaps: a free tile brought beside the field first, then onto it
+    chain = _chain(isl, model, swap_cards, target, pos, tiles, wanted, taken)
+    if chain is None:
+        return None
+    (first, g, h), (last, partner) = chain
+    swap_cards.remove(first)
+    swap_cards.remove(last)
+    return [_swap(isl, first, pos, g, h, tiles), _swap(isl, last, pos, target, partner, tiles)]
+
+
 def _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles,
-               taken) -> bool:
+               taken) -> None:
     """Append one swap per token, each freeing a paid field of the continuation (the turn is
-    over, so only the own terrain is free there); False when a token finds no swap."""
+    over, so only the own terrain is free there). A token that finds no swap is left out: the
+    plan is a proposal, and completing it tells its true value."""
     free_terrains = {own}
     paid = [v for v in continuation if isl.is_field(v) and tiles[v] not in free_terrains]
     for _ in range(tokens):
@@ -123,8 +148,7 @@ def _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tile
             if done:
                 break
         if not done:
-            return False
-    return True
+            return
 
 
 def _partner(isl, model, card_name, target, pos, tiles, free_terrains, taken) -> int | None:
@@ -171,10 +195,14 @@ def _taken(isl, hunters: dict, dragons: set, pos: int) -> set[int]:
     return {v for v in hunters.values() if isl.is_field(v)} | set(dragons) | {pos}
 
 
-def _used_nodes(isl, plan: list[dict]) -> set[int]:
-    out = set()
-    for entry in plan:
-        for key in ("to", "over", "place", "dragon"):
-            if entry.get(key):
-                out.add(isl.node(entry[key]))
-    return out
+def _nodes(isl, entry: dict) -> set[int]:
+    """The fields a plan entry uses."""
+    return {isl.node(entry[key]) for key in ("to", "over", "place", "dragon") if entry.get(key)}
+
+
+def _joker_field(isl, entry: dict, swap_names: set[str]) -> set[int]:
+    """The field a relaxed entry pays for with a swap card, if any."""
+    payer = entry.get("pay") if entry["action"] == "flight" else entry.get("card")
+    if entry["action"] in ("step", "flight") and payer in swap_names:
+        return {isl.node(entry["to"])}
+    return set()

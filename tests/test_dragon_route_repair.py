@@ -1,0 +1,36 @@
+"""Repair turns a relaxed route (swap cards paying like jokers) into a real one that the move
+generator accepts; a failed repair costs the router a full round, so the cases it must handle
+are pinned here on a seeded bench position."""
+
+from __future__ import annotations
+
+from solver.dragon.bench import queries
+from solver.dragon.route_cpsat import CpRouter
+from solver.dragon.route_repair import repair
+from solver.dragon.route_search import replay
+
+
+def _step(to: str, card: str | None = None, **extra) -> dict:
+    return {"action": "step", "card": card, "to": to, **extra}
+
+
+def test_a_source_that_a_later_joker_refills():
+    """Two Zerstörende Kräfte: the first joker takes its tile from the next field of the
+    route, which the second joker then refills from beside it. The only free tile beside
+    the first joker's field lies there, so refusing every field the route still uses (as
+    repair once did) found no swap at all."""
+    q = queries(200, 7)[123]  # grey hunter, two Zerstörende Kräfte, Weite Reise, water
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=2)
+    plan = [
+        {"action": "long-journey", "card": "long-journey", "to": "boat:grey",
+         "with": "water", "terrain": "water"},
+        {"action": "flight", "card": "flight", "to": "-2,4", "over": "-1,4"},
+        _step("-2,3", "swap-adjacent", use="forest"),
+        _step("-2,2", "swap-adjacent", use="mountain"),
+        _step("-2,1"), _step("-1,0"), _step("0,0"), _step("-1,0", leave=True),
+    ]
+    real = repair(relaxed, plan, 0, [])
+    assert real is not None
+    swaps = [set(e["swap"]) for e in real if e["action"] == "swap"]
+    assert swaps == [{"-2,3", "-2,2"}, {"-3,2", "-2,2"}]
+    assert replay(q, real) == ((0, 5), True)
