@@ -1063,6 +1063,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
                 break
         if done:
             break
+        if completed is not None and completed[1].objective >= prev.objective:
+            plan = None  # the proposal is no better than the route in hand: start from that
         router = CpRouter(q, swaps=k)
         try:
             result = router.solve(workers, work_limit, hint=prev, lower=lower, plan_hint=plan)
