@@ -16,7 +16,7 @@ import pytest
 from solver.dragon.board import default_island
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery, plan_cards
-from solver.dragon.route_cpsat import cp_route
+from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay, search_route
 
 NO_SWAP = {"swap-adjacent": 0, "swap-any": 0}

@@ -29,7 +29,7 @@ from solver.dragon.model import rule_variants, rules, variant_names
 from solver.dragon.position import Position, position_from_data, position_toml
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import INF, RouteQuery, RouteResult
-from solver.dragon.route_cpsat import cp_route
+from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay, search_route
 from solver.rules.claims import verify_stored, write_claims
 from solver.util import PROOFS_DIR

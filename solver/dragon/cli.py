@@ -147,7 +147,7 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, as_js
 
         result = search_route(q)
     else:
-        from solver.dragon.route_cpsat import cp_route
+        from solver.dragon.route_rounds import cp_route
 
         result = cp_route(q)
     out = result.to_json()

@@ -21,17 +21,16 @@ from collections import defaultdict
 
 from ortools.sat.python import cp_model
 
-from solver.dragon.route import INF, RouteQuery, RouteResult, step
+from solver.dragon.route import INF, RouteQuery, RouteResult
+from solver.dragon.route_plan import PlanReader
 from solver.dragon.route_relax import (
     JOKERS,
     strict_sources,
     swap_sources,
 )
-from solver.dragon.route_repair import repair
 
 REM_WEIGHT = 7
 WORK_LIMIT = 120.0  # CP-SAT's deterministic time per model: the same cut-off on every machine
-STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
 
 
 class NotSolved(RuntimeError):
@@ -737,7 +736,7 @@ class CpRouter:
         self.bound = math.ceil(solver.BestObjectiveBound() - 1e-6)
         rem = int(solver.Value(self.rem))
         cards = int(solver.Value(self.cards_used))
-        plan = self._plan()
+        plan = PlanReader(self).plan()
         reached = rem == 0 and any(
             solver.Value(x) for L in self.layers
             for x in list(L.goal.values()) + list(L.leave_steps.values())
@@ -827,282 +826,7 @@ class CpRouter:
 
     def continuation_nodes(self) -> list[int]:
         """The solved continuation's cells, in order (empty when the goal is reached)."""
-        val = self.sol.Value
-        succ = {u: v for (u, v), x in self.cont.steps.items() if val(x)}
-        for h, x in self.cont.leave_steps.items():
-            if val(x):
-                succ[self.T] = h
-        start = [v for L in self.layers for v, x in L.end.items() if val(x)]
-        out, at = [], start[0] if start else None
-        while at is not None and at in succ and len(out) < 200:
-            at = succ.pop(at)
-            out.append(at)
-        return out
-
-    def _plan(self) -> list[dict]:
-        """Order the chosen actions into a playable sequence and name the cards."""
-        val = self.sol.Value
-        isl = self.isl
-        names = isl.names
-        pools: dict = defaultdict(list)
-        for (k, key), x in sorted(self.use.items(), key=lambda kv: (str(kv[0][1]), kv[0][0])):
-            pools[key] += [self.kinds[k][0].name] * int(val(x))
-
-        last: dict = {}
-
-        def take(key) -> str:
-            if key == "swap-joker":  # the relaxation: one swap card may stand in twice
-                key = "credit"
-                if not pools[key]:
-                    return last[key]
-            last[key] = pools[key].pop(0)
-            return last[key]
-
-        here = names[self.start]
-        plan: list[dict] = []
-        for t, x in sorted(self.lj.items()):
-            if val(x):
-                plan.append(step("long-journey", here, take("long-journey"),
-                                 **{"with": take(("ljw", t)), "terrain": self.terrains[t]}))
-        touched = self._touched_cells()
-        places = self._dragon_places(touched)
-        removed = [d for d in self.dragons if val(self.rm.get(d, 0))]
-        if removed and len(self.dragons) < 2:
-            plan.append(step("patrol", here, take("patrol"), place=places.pop(0)))
-        for d in removed:
-            plan.append(step("patrol", here, take("patrol"), dragon=names[d], place=places.pop(0)))
-        for f, who in sorted(self.lone.items()):
-            if val(self.fo.get(f, 0)):
-                plan.append(step("fright", here, take("fright"), target=who[0]))
-        for p, who in sorted(self.pairs.items()):
-            if val(self.f2.get(p, 0)):
-                for colour in sorted(who):
-                    plan.append(step("fright", here, take("fright"), target=colour))
-        if self.fw is not None and val(self.fw):
-            plan.append(step("fright", here, take("fright"), target=self.waiter))
-        at = self.start
-        for e, L in enumerate(self.layers):
-            at, done = self._walk(L, at, plan, take)
-            if done or e == len(self.layers) - 1:
-                break
-            sw_adj, sw_any, a = self.stay_swap[e]
-            if not val(sw_adj) and not (sw_any is not None and val(sw_any)):
-                break
-            ends = [names[f] for f in sorted(a) if val(a[f])]
-            card = take("swap-any") if sw_any is not None and val(sw_any) else take("swap-adjacent")
-            plan.append(step("swap", names[at], card, swap=ends))
-        return plan
-
-    def _walk(self, L: _Layer, at: int, plan: list[dict], take) -> tuple[int, bool]:
-        """Follow one layer's flow from ``at``, appending its moves; return (end, goal reached)."""
-        val = self.sol.Value
-        isl, names = self.isl, self.isl.names
-        succ: dict[int, tuple] = {}
-        for (u, v), x in L.steps.items():
-            if val(x):
-                succ[u] = ("step", v, None)
-        for (u, b, v), x in L.flights.items():
-            if val(x):
-                succ[u] = ("flight", v, b)
-        for u, x in L.teleports.items():
-            if val(x):
-                succ[u] = ("home", isl.boat_node[self.q.hunter], None)
-        for h, x in L.leave_steps.items():
-            if val(x):
-                succ[self.T] = ("leave-step", h, None)
-        for (b, v), x in L.leave_flights.items():
-            if val(x):
-                succ[self.T] = ("leave-flight", v, b)
-        guard = 0
-        while at in succ:
-            guard += 1
-            if guard > 500:
-                raise RuntimeError("route flow does not end")
-            kind, v, over = succ.pop(at)
-            if kind == "home":
-                plan.append(step("fright", names[v], take("fright"), target=self.q.hunter))
-                at = v
-                continue
-            card = use = relaxed_pay = None
-            free, paid = (L.lfree, L.lpaid) if kind.startswith("leave") else (L.efree, L.epaid)
-            if isl.is_field(v) and not val(free.get(v, 1)):
-                (t,) = [t for (f, t), x in paid.items() if f == v and val(x)]
-                if t in JOKERS:  # the relaxation's joker
-                    card, use = take("swap-joker"), self.q.position.tiles[v]
-                    if t == "swap-pay":
-                        relaxed_pay = take("pay-any")
-                else:
-                    card, use = take(("pay", t)), self.terrains[t]
-            leave = True if kind.startswith("leave") else None
-            raid = None
-            if v in self.raid and val(self.raid[v]) and not getattr(self, "_raided", set()) & {v}:
-                self._raided = getattr(self, "_raided", set()) | {v}
-                home, stay = sorted(self.pairs[v])
-                raid = home
-            if kind.endswith("flight"):
-                plan.append(step("flight", names[v], take("flight"), over=names[over], pay=card,
-                                 use=use, leave=leave, raid=raid, relaxed_pay=relaxed_pay))
-            else:
-                plan.append(step("step", names[v], card, use=use, leave=leave, raid=raid,
-                                 relaxed_pay=relaxed_pay))
-            if raid:
-                plan.append(step("fright", names[v], take("fright"), target=stay))
-            at = v
-            if leave or v in L.goal and val(L.goal[v]):
-                return at, True
-        return at, False
-
-    def _touched_cells(self) -> set[int]:
-        """Cells the route enters, flies over or swaps, and the continuation's cells."""
-        val = self.sol.Value
-        out = {self.start}
-        for L in self.layers + [self.cont]:
-            for (u, v), x in L.steps.items():
-                if val(x):
-                    out |= {u, v}
-            for (u, b, v), x in L.flights.items():
-                if val(x):
-                    out |= {u, b, v}
-            for h, x in L.leave_steps.items():
-                if val(x):
-                    out.add(h)
-            for (b, v), x in L.leave_flights.items():
-                if val(x):
-                    out |= {b, v}
-        for _adj, _any, a in self.stay_swap:
-            out |= {f for f, x in a.items() if val(x)}
-        return out
-
-    def _dragon_places(self, touched: set[int]) -> list[str]:
-        """Legal fields for dragons moved out of the way, away from everything the route uses."""
-        isl = self.isl
-        taken = set(self.dragons) | set(self.lone) | set(self.pairs) | touched | set(isl.fronts)
-        return [isl.names[f] for f in isl.fields if f not in taken][:4]
-
-
-def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) -> RouteResult:
-    """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers.
-
-    Round k solves the model with k swap layers: a restriction of the turn, so its route is
-    legal; it starts from round k-1's route and must do at least as well. Before round k+1 a
-    relaxation bounds every route that plays at least k+1 swap cards: no swap layers, but each
-    swap card may pay for a field within reach of a free tile (a joker), take one paid field
-    off the continuation, or be thrown away. This is a relaxation because a swap costs a card
-    and newly frees at most one of its two fields (were both free afterwards, both tiles were
-    of free terrains before), the tile it brings travels one field per Zerstörende Kräfte, and
-    a route needs to enter a field at most once per state of its tile. When the bound reaches
-    round k's value, round k is optimal; the last possible round has a layer for every swap
-    card and is optimal by itself.
-
-    Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
-    so far is returned with ``optimal`` False; the same query always gives the same answer.
-    """
-    t0 = time.perf_counter()
-    full = CpRouter(q)
-    most = full.n_swaps
-    stages = (False, "strict", True) if full.names_sources() else (False, "strict")
-    prev = CpRouter(q, swaps=0)
-    result = prev.solve(workers, work_limit)
-    proved = result.optimal
-    mixed = any(len(c.actions) > 1 and (c.does("swap-adjacent") or c.does("swap-any"))
-                for c in q.hand)
-    named_bound = None  # the named relaxation's bound of the round before
-    for k in range(1, most + 1):
-        if result.remaining is None:
-            break
-        lower, plan, done, completed, plain = None, None, False, None, None
-        # the plain relaxation first (small, fast), then a strict proposal that may meet its
-        # bound, then the relaxation naming the jokers' sources (tighter, larger)
-        for stage in (stages if not mixed else ()):
-            if stage == "strict":
-                if lower is None:
-                    break
-                strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
-                strict_result = _attempt(strict, workers, STRICT_WORK)
-                proposal = None
-                if strict_result is not None and strict_result.remaining is not None:
-                    proposal = _repaired(strict, strict_result)
-            else:
-                # The named relaxation is a restriction of the plain one: it starts from the
-                # plain route, cannot go below the plain bound, and looks only below the best
-                # real route so far (finding none proves that route optimal).
-                best = prev
-                if completed is not None and completed[1].objective <= prev.objective:
-                    best = completed[1]
-                relaxed = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
-                floor = lower
-                if stage and named_bound is not None:
-                    # (round k's named relaxation restricts round k-1's: its bound holds too)
-                    floor = max(lower or 0, named_bound)
-                relaxed_result = _attempt(relaxed, workers, work_limit, lower=floor, warm=plain,
-                                          upper=best.objective - 1 if stage else None)
-                if relaxed_result is None:
-                    continue
-                plain = relaxed
-                if relaxed.objective == INF:  # no relaxed route (better than the best)
-                    if stage and best is not prev:
-                        result, prev = completed
-                    done = True
-                    break
-                lower = max(lower or 0, relaxed.bound)
-                if stage:
-                    named_bound = relaxed.bound
-                if lower >= prev.objective:
-                    done = True
-                    break
-                proposal = _repaired(relaxed, relaxed_result)
-            if proposal is not None:
-                plan = proposal
-                if proved and (completed is None or completed[1].objective > lower):
-                    completed = _completed(q, k, plan, lower, workers, work_limit) or completed
-            if completed is not None and completed[1].objective == lower:
-                # a real route at the relaxation's bound is optimal over every route (fewer
-                # swaps cannot beat round k-1, more cannot beat the bound)
-                result, prev = completed
-                done = True
-                break
-        if done:
-            break
-        if completed is not None and completed[1].objective >= prev.objective:
-            plan = None  # the proposal is no better than the route in hand: start from that
-        router = CpRouter(q, swaps=k)
-        try:
-            result = router.solve(workers, work_limit, hint=prev, lower=lower, plan_hint=plan)
-        except NotSolved:  # not even the previous round's route was found again
-            proved = False
-            break
-        proved = proved and result.optimal
-        prev = router
-    result.optimal = proved
-    result.seconds = time.perf_counter() - t0
-    return result
-
-
-def _completed(q: RouteQuery, k: int, plan: list[dict], lower: int, workers: int,
-               work_limit: float) -> tuple[RouteResult, CpRouter] | None:
-    """The proposed route's moves and plays, completed by CP-SAT (payments, end): the best
-    such route of value at least ``lower``, or None."""
-    fixed = CpRouter(q, swaps=max(k, sum(e["action"] == "swap" for e in plan)))
-    fixed_result = _attempt(fixed, workers, work_limit, lower=lower, plan_hint=plan,
-                            fix_plan=True)
-    if fixed_result is not None and fixed_result.optimal and fixed_result.remaining is not None:
-        return fixed_result, fixed
-    return None
-
-
-def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:
-    """``router.solve(...)``, or None when the work limit passed before any solution."""
-    try:
-        return router.solve(*args, **kwargs)
-    except NotSolved:
-        return None
-
-
-def _repaired(relaxed: CpRouter, result: RouteResult) -> list[dict] | None:
-    """A relaxed router's route made real (its jokers and tokens become swaps), or None."""
-    return repair(relaxed, result.plan, relaxed.sol.Value(relaxed.tokens),
-                  relaxed.continuation_nodes())
-
+        return PlanReader(self).continuation()
 
 def _closed(x) -> bool:
     """An openness that is the constant 0 (never a model expression)."""

@@ -1,0 +1,180 @@
+"""Reading a solved route model: the continuation's cells and the playable plan (which card
+pays for what, in order), shared by the full model and its relaxations."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from solver.dragon.route import step
+from solver.dragon.route_relax import JOKERS
+
+if TYPE_CHECKING:
+    from solver.dragon.route_cpsat import CpRouter, _Layer
+
+
+class PlanReader:
+    """The plan of a solved ``CpRouter`` (its solution in ``router.sol``)."""
+
+    def __init__(self, router: CpRouter) -> None:
+        self.router = router
+        self.raided: set[int] = set()  # carrying pairs raided so far (each once)
+
+    def continuation(self) -> list[int]:
+        """The solved continuation's cells, in order (empty when the goal is reached)."""
+        r = self.router
+        val = r.sol.Value
+        succ = {u: v for (u, v), x in r.cont.steps.items() if val(x)}
+        for h, x in r.cont.leave_steps.items():
+            if val(x):
+                succ[r.T] = h
+        start = [v for L in r.layers for v, x in L.end.items() if val(x)]
+        out, at = [], start[0] if start else None
+        while at is not None and at in succ and len(out) < 200:
+            at = succ.pop(at)
+            out.append(at)
+        return out
+
+    def plan(self) -> list[dict]:
+        """Order the chosen actions into a playable sequence and name the cards."""
+        r = self.router
+        val = r.sol.Value
+        isl = r.isl
+        names = isl.names
+        pools: dict = defaultdict(list)
+        for (k, key), x in sorted(r.use.items(), key=lambda kv: (str(kv[0][1]), kv[0][0])):
+            pools[key] += [r.kinds[k][0].name] * int(val(x))
+
+        last: dict = {}
+
+        def take(key) -> str:
+            if key == "swap-joker":  # the relaxation: one swap card may stand in twice
+                key = "credit"
+                if not pools[key]:
+                    return last[key]
+            last[key] = pools[key].pop(0)
+            return last[key]
+
+        here = names[r.start]
+        plan: list[dict] = []
+        for t, x in sorted(r.lj.items()):
+            if val(x):
+                plan.append(step("long-journey", here, take("long-journey"),
+                                 **{"with": take(("ljw", t)), "terrain": r.terrains[t]}))
+        touched = self._touched_cells()
+        places = self._dragon_places(touched)
+        removed = [d for d in r.dragons if val(r.rm.get(d, 0))]
+        if removed and len(r.dragons) < 2:
+            plan.append(step("patrol", here, take("patrol"), place=places.pop(0)))
+        for d in removed:
+            plan.append(step("patrol", here, take("patrol"), dragon=names[d], place=places.pop(0)))
+        for f, who in sorted(r.lone.items()):
+            if val(r.fo.get(f, 0)):
+                plan.append(step("fright", here, take("fright"), target=who[0]))
+        for p, who in sorted(r.pairs.items()):
+            if val(r.f2.get(p, 0)):
+                for colour in sorted(who):
+                    plan.append(step("fright", here, take("fright"), target=colour))
+        if r.fw is not None and val(r.fw):
+            plan.append(step("fright", here, take("fright"), target=r.waiter))
+        at = r.start
+        for e, L in enumerate(r.layers):
+            at, done = self._walk(L, at, plan, take)
+            if done or e == len(r.layers) - 1:
+                break
+            sw_adj, sw_any, a = r.stay_swap[e]
+            if not val(sw_adj) and not (sw_any is not None and val(sw_any)):
+                break
+            ends = [names[f] for f in sorted(a) if val(a[f])]
+            card = take("swap-any") if sw_any is not None and val(sw_any) else take("swap-adjacent")
+            plan.append(step("swap", names[at], card, swap=ends))
+        return plan
+
+    def _walk(self, L: _Layer, at: int, plan: list[dict], take) -> tuple[int, bool]:
+        """Follow one layer's flow from ``at``, appending its moves; return (end, goal reached)."""
+        r = self.router
+        val = r.sol.Value
+        isl, names = r.isl, r.isl.names
+        succ: dict[int, tuple] = {}
+        for (u, v), x in L.steps.items():
+            if val(x):
+                succ[u] = ("step", v, None)
+        for (u, b, v), x in L.flights.items():
+            if val(x):
+                succ[u] = ("flight", v, b)
+        for u, x in L.teleports.items():
+            if val(x):
+                succ[u] = ("home", isl.boat_node[r.q.hunter], None)
+        for h, x in L.leave_steps.items():
+            if val(x):
+                succ[r.T] = ("leave-step", h, None)
+        for (b, v), x in L.leave_flights.items():
+            if val(x):
+                succ[r.T] = ("leave-flight", v, b)
+        guard = 0
+        while at in succ:
+            guard += 1
+            if guard > 500:
+                raise RuntimeError("route flow does not end")
+            kind, v, over = succ.pop(at)
+            if kind == "home":
+                plan.append(step("fright", names[v], take("fright"), target=r.q.hunter))
+                at = v
+                continue
+            card = use = relaxed_pay = None
+            free, paid = (L.lfree, L.lpaid) if kind.startswith("leave") else (L.efree, L.epaid)
+            if isl.is_field(v) and not val(free.get(v, 1)):
+                (t,) = [t for (f, t), x in paid.items() if f == v and val(x)]
+                if t in JOKERS:  # the relaxation's joker
+                    card, use = take("swap-joker"), r.q.position.tiles[v]
+                    if t == "swap-pay":
+                        relaxed_pay = take("pay-any")
+                else:
+                    card, use = take(("pay", t)), r.terrains[t]
+            leave = True if kind.startswith("leave") else None
+            raid = None
+            if v in r.raid and val(r.raid[v]) and v not in self.raided:
+                self.raided.add(v)
+                home, stay = sorted(r.pairs[v])
+                raid = home
+            if kind.endswith("flight"):
+                plan.append(step("flight", names[v], take("flight"), over=names[over], pay=card,
+                                 use=use, leave=leave, raid=raid, relaxed_pay=relaxed_pay))
+            else:
+                plan.append(step("step", names[v], card, use=use, leave=leave, raid=raid,
+                                 relaxed_pay=relaxed_pay))
+            if raid:
+                plan.append(step("fright", names[v], take("fright"), target=stay))
+            at = v
+            if leave or v in L.goal and val(L.goal[v]):
+                return at, True
+        return at, False
+
+    def _touched_cells(self) -> set[int]:
+        """Cells the route enters, flies over or swaps, and the continuation's cells."""
+        r = self.router
+        val = r.sol.Value
+        out = {r.start}
+        for L in r.layers + [r.cont]:
+            for (u, v), x in L.steps.items():
+                if val(x):
+                    out |= {u, v}
+            for (u, b, v), x in L.flights.items():
+                if val(x):
+                    out |= {u, b, v}
+            for h, x in L.leave_steps.items():
+                if val(x):
+                    out.add(h)
+            for (b, v), x in L.leave_flights.items():
+                if val(x):
+                    out |= {b, v}
+        for _adj, _any, a in r.stay_swap:
+            out |= {f for f, x in a.items() if val(x)}
+        return out
+
+    def _dragon_places(self, touched: set[int]) -> list[str]:
+        """Legal fields for dragons moved out of the way, away from everything the route uses."""
+        r = self.router
+        isl = r.isl
+        taken = set(r.dragons) | set(r.lone) | set(r.pairs) | touched | set(isl.fronts)
+        return [isl.names[f] for f in isl.fields if f not in taken][:4]

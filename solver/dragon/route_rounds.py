@@ -1,0 +1,137 @@
+"""The exact route: CP-SAT router models solved in rounds of swap layers, each round closed
+by a relaxation bound, with relaxed routes made real (``route_repair``) to reach that bound
+early."""
+
+from __future__ import annotations
+
+import time
+
+from solver.dragon.route import INF, RouteQuery, RouteResult
+from solver.dragon.route_cpsat import WORK_LIMIT, CpRouter, NotSolved
+from solver.dragon.route_repair import repair
+
+STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
+
+
+def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) -> RouteResult:
+    """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers.
+
+    Round k solves the model with k swap layers: a restriction of the turn, so its route is
+    legal; it starts from round k-1's route and must do at least as well. Before round k+1 a
+    relaxation bounds every route that plays at least k+1 swap cards: no swap layers, but each
+    swap card may pay for a field within reach of a free tile (a joker), take one paid field
+    off the continuation, or be thrown away. This is a relaxation because a swap costs a card
+    and newly frees at most one of its two fields (were both free afterwards, both tiles were
+    of free terrains before), the tile it brings travels one field per Zerstörende Kräfte, and
+    a route needs to enter a field at most once per state of its tile. When the bound reaches
+    round k's value, round k is optimal; the last possible round has a layer for every swap
+    card and is optimal by itself.
+
+    Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
+    so far is returned with ``optimal`` False; the same query always gives the same answer.
+    """
+    t0 = time.perf_counter()
+    full = CpRouter(q)
+    most = full.n_swaps
+    stages = (False, "strict", True) if full.names_sources() else (False, "strict")
+    prev = CpRouter(q, swaps=0)
+    result = prev.solve(workers, work_limit)
+    proved = result.optimal
+    mixed = any(len(c.actions) > 1 and (c.does("swap-adjacent") or c.does("swap-any"))
+                for c in q.hand)
+    named_bound = None  # the named relaxation's bound of the round before
+    for k in range(1, most + 1):
+        if result.remaining is None:
+            break
+        lower, plan, done, completed, plain = None, None, False, None, None
+        # the plain relaxation first (small, fast), then a strict proposal that may meet its
+        # bound, then the relaxation naming the jokers' sources (tighter, larger)
+        for stage in (stages if not mixed else ()):
+            if stage == "strict":
+                if lower is None:
+                    break
+                strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
+                strict_result = _attempt(strict, workers, STRICT_WORK)
+                proposal = None
+                if strict_result is not None and strict_result.remaining is not None:
+                    proposal = _repaired(strict, strict_result)
+            else:
+                # The named relaxation is a restriction of the plain one: it starts from the
+                # plain route, cannot go below the plain bound, and looks only below the best
+                # real route so far (finding none proves that route optimal).
+                best = prev
+                if completed is not None and completed[1].objective <= prev.objective:
+                    best = completed[1]
+                relaxed = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
+                floor = lower
+                if stage and named_bound is not None:
+                    # (round k's named relaxation restricts round k-1's: its bound holds too)
+                    floor = max(lower or 0, named_bound)
+                relaxed_result = _attempt(relaxed, workers, work_limit, lower=floor, warm=plain,
+                                          upper=best.objective - 1 if stage else None)
+                if relaxed_result is None:
+                    continue
+                plain = relaxed
+                if relaxed.objective == INF:  # no relaxed route (better than the best)
+                    if stage and best is not prev:
+                        result, prev = completed
+                    done = True
+                    break
+                lower = max(lower or 0, relaxed.bound)
+                if stage:
+                    named_bound = relaxed.bound
+                if lower >= prev.objective:
+                    done = True
+                    break
+                proposal = _repaired(relaxed, relaxed_result)
+            if proposal is not None:
+                plan = proposal
+                if proved and (completed is None or completed[1].objective > lower):
+                    completed = _completed(q, k, plan, lower, workers, work_limit) or completed
+            if completed is not None and completed[1].objective == lower:
+                # a real route at the relaxation's bound is optimal over every route (fewer
+                # swaps cannot beat round k-1, more cannot beat the bound)
+                result, prev = completed
+                done = True
+                break
+        if done:
+            break
+        if completed is not None and completed[1].objective >= prev.objective:
+            plan = None  # the proposal is no better than the route in hand: start from that
+        router = CpRouter(q, swaps=k)
+        try:
+            result = router.solve(workers, work_limit, hint=prev, lower=lower, plan_hint=plan)
+        except NotSolved:  # not even the previous round's route was found again
+            proved = False
+            break
+        proved = proved and result.optimal
+        prev = router
+    result.optimal = proved
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _completed(q: RouteQuery, k: int, plan: list[dict], lower: int, workers: int,
+               work_limit: float) -> tuple[RouteResult, CpRouter] | None:
+    """The proposed route's moves and plays, completed by CP-SAT (payments, end): the best
+    such route of value at least ``lower``, or None."""
+    fixed = CpRouter(q, swaps=max(k, sum(e["action"] == "swap" for e in plan)))
+    fixed_result = _attempt(fixed, workers, work_limit, lower=lower, plan_hint=plan,
+                            fix_plan=True)
+    if fixed_result is not None and fixed_result.optimal and fixed_result.remaining is not None:
+        return fixed_result, fixed
+    return None
+
+
+def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:
+    """``router.solve(...)``, or None when the work limit passed before any solution."""
+    try:
+        return router.solve(*args, **kwargs)
+    except NotSolved:
+        return None
+
+
+def _repaired(relaxed: CpRouter, result: RouteResult) -> list[dict] | None:
+    """A relaxed router's route made real (its jokers and tokens become swaps), or None."""
+    return repair(relaxed, result.plan, relaxed.sol.Value(relaxed.tokens),
+                  relaxed.continuation_nodes())
