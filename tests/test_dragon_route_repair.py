@@ -34,3 +34,23 @@ def test_a_source_that_a_later_joker_refills():
     swaps = [set(e["swap"]) for e in real if e["action"] == "swap"]
     assert swaps == [{"-2,3", "-2,2"}, {"-3,2", "-2,2"}]
     assert replay(q, real) == ((0, 5), True)
+
+
+def test_a_token_with_nothing_left_to_free_is_left_out():
+    """The relaxation may spend a swap card on a token although the route reaches the goal;
+    repair leaves that token out instead of giving up on the whole route (which cost the
+    router a full round)."""
+    q = queries(200, 7)[123]
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    plan = [
+        {"action": "long-journey", "card": "long-journey", "to": "boat:grey",
+         "with": "water", "terrain": "water"},
+        _step("-1,4", "swap-adjacent", use="forest"),
+        _step("-2,4"),
+        {"action": "flight", "card": "flight", "to": "-2,2", "over": "-2,3"},
+        _step("-3,2"), _step("-2,1"), _step("-1,0"), _step("0,0"), _step("-1,0", leave=True),
+    ]
+    real = repair(relaxed, plan, 1, [])
+    assert real is not None
+    assert sum(e["action"] == "swap" for e in real) == 2  # two chained swaps, no token swap
+    assert replay(q, real) == ((0, 5), True)
