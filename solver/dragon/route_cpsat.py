@@ -77,10 +77,6 @@ class CpRouter:
         self.sources = sources
         self.strict = strict and relax_swaps
         self.min_swaps = min_swaps
-        # cards paying for the tiles that named sources bring (terrain -> count), and each
-        # swap-pay joker's named options (field -> [(option, terrain)])
-        self.pay_named: dict[int, object] = {}
-        self.pay_options: dict[int, list] = defaultdict(list)
         pos = q.position
         isl = self.isl = pos.island
         self.model_data = isl.model
@@ -612,21 +608,14 @@ class CpRouter:
                         extra = m.NewBoolVar(f"xtra_{f}")
                         m.Add(extra >= x - sum(inward[f]))
                         credit_needed += extra
-            # a swap that brings a payable (not free) tile still needs a card to pay it: a
-            # card of that tile's terrain where the source is named (route_relax counts
-            # them in pay_named), else any terrain card
+            # a swap that brings a payable (not free) tile still needs a card to pay it
             demand["pay-any"] = sum(x for kind, x in jokers if kind == "swap-pay")
-            if self.strict or (self.sources and self.names_sources()):
-                for t in range(self.nt):
-                    if t != self.own and self.can_pay[t]:
-                        self.pay_named[t] = m.NewIntVar(0, self.hand_count(), f"paynamed{t}")
-                demand["pay-any"] -= sum(self.pay_named.values())
             demand["waste"] = self.waste = m.NewIntVar(0, self.hand_count(), "waste")
         for t in range(self.nt):
             if t == self.own:
                 continue
             paid = [x for L in self.layers for key, x in L.paid_items() if key[1] == t]
-            demand["pay", t] = sum(paid) + self.pay_named.get(t, 0)
+            demand["pay", t] = sum(paid)
             if t in self.lj:
                 demand["ljw", t] = self.lj[t]
         demand["long-journey"] = sum(self.lj.values())

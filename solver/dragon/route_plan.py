@@ -122,16 +122,13 @@ class PlanReader:
                 at = v
                 continue
             card = use = relaxed_pay = None
-            leave_kind = kind.startswith("leave")
-            free, paid = (L.lfree, L.lpaid) if leave_kind else (L.efree, L.epaid)
+            free, paid = (L.lfree, L.lpaid) if kind.startswith("leave") else (L.efree, L.epaid)
             if isl.is_field(v) and not val(free.get(v, 1)):
                 (t,) = [t for (f, t), x in paid.items() if f == v and val(x)]
                 if t in JOKERS:  # the relaxation's joker
                     card, use = take("swap-joker"), r.q.position.tiles[v]
                     if t == "swap-pay":
-                        named = [] if leave_kind else [
-                            tt for y, tt in r.pay_options.get(v, []) if val(y)]
-                        relaxed_pay = take(("pay", named[0]) if named else "pay-any")
+                        relaxed_pay = take("pay-any")
                 else:
                     card, use = take(("pay", t)), r.terrains[t]
             leave = True if kind.startswith("leave") else None

@@ -37,9 +37,7 @@ f1's old tile, which is not free) it does so before f1, and not straight before 
 continuation pays on g1 (or a token frees it again). No two swaps take the printed tile of the
 same field, and a printed tile for the last swap means the first swap did not touch its field.
 Nothing is claimed about the order of the two jokers' entries: the first swap's joker may well
-be entered after the last swap's. A joker bringing a tile to pay for (not a free one) from a
-named source is paid by a card of that source's terrain: the tile it brings is the source's
-printed tile (h's, for a chained source); only an unnamed far source may take any terrain.
+be entered after the last swap's.
 
 A token (no hunter waiting on the treasure field) is a swap (f, g) with f a paid field of the
 continuation and g a free printed tile beside f (or anywhere, with Tosende Elemente) off the
@@ -106,23 +104,6 @@ def _either(m, oks: list, name: str):
     y = m.NewBoolVar(name)
     m.Add(y <= sum(oks))
     return y
-
-
-def _pays(router, f: int, kind: str, y, g: int) -> None:
-    """A swap-pay joker on f taking g's printed tile (option y) is paid by a card of that
-    tile's terrain, not by any terrain card."""
-    if kind == "swap-pay" and router.pay_named:
-        router.pay_options[f].append((y, router.tiles0[g]))
-
-
-def _pay_counts(router) -> None:
-    """Each terrain's cards for named swap-pay tiles: as many as the options chosen."""
-    by_terrain = defaultdict(list)
-    for options in router.pay_options.values():
-        for y, t in options:
-            by_terrain[t].append(y)
-    for t, x in router.pay_named.items():
-        router.m.Add(x == sum(by_terrain[t]))
 
 
 def _jokers(router):
@@ -294,7 +275,6 @@ def swap_sources(router) -> None:
     for ys in src.printed_at.values():
         if len(ys) > 1:
             m.Add(sum(ys) <= 1)
-    _pay_counts(router)
     src.finish()
 
 
@@ -333,7 +313,6 @@ def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
     for g, ok in _candidates(router, f, kind, same_ok=two, pool=beside):
         y = src.source(f, g, f"src_{f}_{kind}_{g}")
         _require(m, y, ok)
-        _pays(router, f, kind, y, g)
         options.append(y)
     # a Tosende Elemente from anywhere (its source left unnamed)
     options += _far_option(router, src, f, kind, two, any_last, f"far_{f}_{kind}")
@@ -360,7 +339,6 @@ def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
                     z = m.NewBoolVar(f"chain_h_{f}_{kind}_{g}_{h}")
                     src.vacant(z, h)
                     _require(m, z, ok)
-                    _pays(router, f, kind, z, h)
                     free = src.free_entry.get(h)
                     if free is not None:
                         m.Add(src.order[h] + 1 <= src.order[f]).OnlyEnforceIf([z, free])
@@ -405,7 +383,6 @@ def _first_options(router, src: _Sources, f: int, kind: str, any_first) -> list:
     for g, ok in _candidates(router, f, kind, pool=beside):
         y = src.first_source(f, g, f"first_{f}_{kind}_{g}")
         _require(m, y, ok)
-        _pays(router, f, kind, y, g)
         options.append(y)
     options += _far_option(router, src, f, kind, False, any_first, f"first_far_{f}_{kind}")
     return options
@@ -504,7 +481,6 @@ def strict_sources(router) -> None:
             if entered[g]:
                 m.Add(y + sum(entered[g]) <= 1)
             used_as_source[g].append(y)
-            _pays(router, f, kind, y, g)
             options.append(y)
             if g not in router.isl.adj[f]:
                 far.append(y)
@@ -513,4 +489,3 @@ def strict_sources(router) -> None:
         m.Add(sum(ys) <= 1)
     if far:
         m.Add(sum(far) <= router.count["swap-any"])
-    _pay_counts(router)
