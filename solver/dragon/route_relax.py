@@ -207,14 +207,21 @@ class _Sources:
         y = m.NewBoolVar(name)
         self.vacant(y, g)
         self.printed_at[g].append(y)
-        free = self.free_entry.get(g)
-        if free is not None:
-            m.Add(self.order[g] + 1 <= self.order[f]).OnlyEnforceIf([y, free])
-            from_g = self.from_g(f, g)
-            if from_g:
-                m.Add(y + free + sum(from_g) <= 2)
+        self.free_only_before(y, g, f)
         self.charge(y, g, name)  # (unless the last swap frees g again: a token pays that)
         return y
+
+    def free_only_before(self, y, g: int, f: int) -> None:
+        """Where y holds, g gave its printed tile away by a swap made before f's entry, so the
+        hunter enters g free only before f, and then not straight before f (see the module
+        text)."""
+        free = self.free_entry.get(g)
+        if free is None:
+            return
+        self.m.Add(self.order[g] + 1 <= self.order[f]).OnlyEnforceIf([y, free])
+        from_g = self.from_g(f, g)
+        if from_g:
+            self.m.Add(y + free + sum(from_g) <= 2)
 
     def finish(self) -> None:
         self.router.rem = self.router.rem + sum(self.charged)
@@ -339,12 +346,7 @@ def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
                     z = m.NewBoolVar(f"chain_h_{f}_{kind}_{g}_{h}")
                     src.vacant(z, h)
                     _require(m, z, ok)
-                    free = src.free_entry.get(h)
-                    if free is not None:
-                        m.Add(src.order[h] + 1 <= src.order[f]).OnlyEnforceIf([z, free])
-                        from_h = src.from_g(f, h)
-                        if from_h:
-                            m.Add(z + free + sum(from_h) <= 2)
+                    src.free_only_before(z, h, f)
                     picks.append(z)
                 m.Add(y <= sum(picks))
             else:

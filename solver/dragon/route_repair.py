@@ -52,7 +52,7 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
             dragons.add(isl.node(entry["place"]))
         elif action == "fright":
             hunters[entry["target"]] = isl.boat_node[entry["target"]]
-        payer = entry.get("pay") if action == "flight" else entry.get("card")
+        payer = _payer(entry)
         if action in ("step", "flight") and payer in swap_names and entry.get("leave") \
                 and not entry.get("relaxed_pay") and isl.node(entry["to"]) in freed:
             # the pair steps back onto the field a swap freed on the way in: still free
@@ -200,9 +200,13 @@ def _nodes(isl, entry: dict) -> set[int]:
     return {isl.node(entry[key]) for key in ("to", "over", "place", "dragon") if entry.get(key)}
 
 
+def _payer(entry: dict) -> str | None:
+    """The card paying for the field a plan entry enters (a flight names it apart)."""
+    return entry.get("pay") if entry["action"] == "flight" else entry.get("card")
+
+
 def _joker_field(isl, entry: dict, swap_names: set[str]) -> set[int]:
     """The field a relaxed entry pays for with a swap card, if any."""
-    payer = entry.get("pay") if entry["action"] == "flight" else entry.get("card")
-    if entry["action"] in ("step", "flight") and payer in swap_names:
+    if entry["action"] in ("step", "flight") and _payer(entry) in swap_names:
         return {isl.node(entry["to"])}
     return set()
