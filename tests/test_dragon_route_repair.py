@@ -54,3 +54,25 @@ def test_a_token_with_nothing_left_to_free_is_left_out():
     assert real is not None
     assert sum(e["action"] == "swap" for e in real) == 2  # two chained swaps, no token swap
     assert replay(q, real) == ((0, 5), True)
+
+
+def test_a_free_tile_first_keeps_the_field_free_for_the_way_back():
+    """Two Zerstörende Kräfte, a hunter waiting on the treasure field: the relaxed route lands
+    on -1,0 with a swap bringing a water tile (paid with the water card) and steps back onto
+    -1,0 with the pair by another joker. Realised literally, the way back finds no mountain
+    tile beside -1,0. Bringing a mountain tile first (two chained swaps) keeps -1,0 free for
+    the way back and saves the water card: the optimum, three cards."""
+    q = queries(200, 1)[165]  # grey hunter: flight, two Zerstörende Kräfte, water
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    plan = [
+        {"action": "flight", "card": "flight", "to": "-1,0", "over": "-1,-1",
+         "pay": "swap-adjacent", "use": "volcano", "relaxed_pay": "water"},
+        _step("0,0"),
+        _step("-1,0", "swap-adjacent", use="volcano", leave=True),
+    ]
+    assert repair(relaxed, plan, 0, []) is None
+    real = repair(relaxed, plan, 0, [], free_first=True)
+    assert real is not None
+    assert [set(e["swap"]) for e in real if e["action"] == "swap"] \
+        == [{"-3,0", "-2,0"}, {"-2,0", "-1,0"}]
+    assert replay(q, real) == ((0, 3), True)

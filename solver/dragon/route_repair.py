@@ -16,9 +16,12 @@ from solver.dragon.cards import parse_card
 from solver.dragon.route import step
 
 
-def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> list[dict] | None:
+def repair(router, plan: list[dict], tokens: int, continuation: list[int],
+           free_first: bool = False) -> list[dict] | None:
     """A real plan from a relaxed one, or None when a joker has no swap to stand for (a token
-    without one is left out)."""
+    without one is left out). ``free_first``: a joker bringing a tile another card pays for
+    brings a free tile instead where it can (that card is saved, and the field stays free
+    should the pair step back onto it)."""
     q, isl = router.q, router.isl
     model = isl.model
     own = q.own
@@ -61,28 +64,39 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int]) -> li
                 entry["card"] = None
         elif action in ("step", "flight") and payer in swap_names:
             target = isl.node(entry["to"])
+            wants = [(None, free_terrains)]  # (the card paying the tile brought, its tiles)
             other = entry.get("relaxed_pay")
-            wanted = free_terrains
-            if other:  # bring a tile the other card can pay for
+            if other:  # bring a tile the other card can pay for (or, first, a free one)
                 card = parse_card(other, model)
-                wanted = {t for t in model.terrains
-                          if card.pays(t, own, router.var["double-card-joker"] == "joker")}
-            # a joker on a field whose tile needs no swap (the relaxation may spend a swap
-            # card there instead of throwing it away): no swap
-            if tiles[target] not in wanted:
+                joker = router.var["double-card-joker"] == "joker"
+                wants = [(other, {t for t in model.terrains if card.pays(t, own, joker)})]
+                if free_first:
+                    wants.insert(0, (None, free_terrains))
+            brought = None
+            for payer_of_tile, wanted in wants:
+                # a joker on a field whose tile needs no swap (the relaxation may spend a swap
+                # card there instead of throwing it away): no swap
+                if tiles[target] in wanted:
+                    brought = (payer_of_tile, [])
+                    break
                 occupied = _taken(isl, hunters, dragons, pos)
                 if target in occupied:
                     return None
                 # sources the route leaves alone from here on; else one a later joker refills
-                swaps = None
                 for spare in (set(), jokers_later[i + 1]):
-                    swaps = swaps or _bring(isl, model, swap_cards, payer, target, pos, tiles,
-                                            wanted, occupied | (later[i + 1] - spare))
-                if swaps is None:
-                    return None
-                out += swaps
-                if not other:
-                    freed.add(target)
+                    swaps = _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted,
+                                   occupied | (later[i + 1] - spare))
+                    if swaps is not None:
+                        brought = (payer_of_tile, swaps)
+                        break
+                if brought is not None:
+                    break
+            if brought is None:
+                return None
+            other, swaps = brought
+            out += swaps
+            if swaps and not other:
+                freed.add(target)
             entry = {k: v for k, v in entry.items() if k not in ("use", "relaxed_pay")}
             key = "pay" if action == "flight" else "card"
             entry[key] = other

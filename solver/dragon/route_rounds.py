@@ -133,5 +133,6 @@ def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:
 
 def _repaired(relaxed: CpRouter, result: RouteResult) -> list[dict] | None:
     """A relaxed router's route made real (its jokers and tokens become swaps), or None."""
-    return repair(relaxed, result.plan, relaxed.sol.Value(relaxed.tokens),
-                  relaxed.continuation_nodes())
+    args = (relaxed, result.plan, relaxed.sol.Value(relaxed.tokens),
+            relaxed.continuation_nodes())
+    return repair(*args) or repair(*args, free_first=True)
