@@ -394,10 +394,13 @@ def _token_sources(router, src: _Sources) -> None:
     """A token's swap frees a paid field f of the continuation with a free printed tile g
     beside f (or anywhere, with Tosende Elemente) that is off the continuation (there it would
     cost what it saves); two tokens take two such tiles. If the turn ends on g, the swap came
-    before the hunter entered g, paying there for f's tile. With two swap cards a token may also
-    take its tile from g after the other swap brought it there from h (beside g, or anywhere
-    with Tosende Elemente): that swap served at most an entry into g (g's old tile was not
-    free, and h's new one is not), so it is thrown away or a joker on g."""
+    before the hunter entered g (so g is not where it started), paying there for f's tile: the
+    entry into g is not free unless Weite Reise frees f's terrain. (A hunter who entered g
+    before the swap and came back after pays twice for the round trip it could leave out.)
+    With two swap cards a token may also take its tile from g after the other swap brought it
+    there from h (beside g, or anywhere with Tosende Elemente): that swap served at most an
+    entry into g (g's old tile was not free, and h's new one is not), so it is thrown away or
+    a joker on g."""
     m, isl = router.m, router.isl
     cont_in, own, tiles0 = router.cont.ins, router.own, router.tiles0
     n_any = router.count["swap-any"]
@@ -420,10 +423,16 @@ def _token_sources(router, src: _Sources) -> None:
             y = m.NewBoolVar(f"tsrc_{f}_{g}")
             src.vacant(y, g)
             m.Add(y + sum(cont_in[g]) <= 1)
-            if ends[g] and not router.can_pay[tiles0[f]]:
+            if ends[g]:
                 # the turn ends on g: the swap came before the hunter entered g, which then
-                # held f's tile (or, with two swaps, one the other swap brought onto f)
-                m.Add(y + sum(ends[g]) <= 1 + (router.waste if two else 0))
+                # held f's tile (or, with two swaps, one the other swap brought onto f), so
+                # the hunter paid there, unless Weite Reise made that tile free
+                spare = router.waste if two else 0
+                if g == router.start or not router.can_pay[tiles0[f]]:
+                    m.Add(y + sum(ends[g]) <= 1 + spare)
+                elif g in src.free_entry:
+                    m.Add(y + sum(ends[g]) + src.free_entry[g]
+                          <= 2 + router.lj.get(tiles0[f], 0) + spare)
             src.printed_at[g].append(y)
             options.append(y)
         if n_any and any(g not in beside for g in own_fields if g != f):
