@@ -725,6 +725,9 @@ class CpRouter:
         solver.parameters.max_deterministic_time = work_limit
         solver.parameters.cp_model_probing_level = 0
         solver.parameters.random_seed = 0
+        # a relaxation's proof runs on its LP: all of it from the start (the named relaxation
+        # solves 25-50% faster; the full models gain little, and some lose)
+        solver.parameters.add_lp_constraints_lazily = not self.relax
         status = solver.Solve(self.m)
         if status == cp_model.INFEASIBLE:
             self.objective = self.bound = INF
