@@ -15,6 +15,7 @@ from solver.dragon.route import RouteQuery
 from solver.dragon.route_cpsat import CpRouter
 from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay
+from tests.test_dragon_route_vs_search import instances
 
 
 def _queries(seed: int, n: int, must: list[str]) -> list[RouteQuery]:
@@ -68,3 +69,63 @@ def test_a_token_whose_source_ends_the_turn_was_paid_for_there():
     assert replay(q, best.plan) == ((1, 4), False)
     assert sum(e["action"] == "swap" for e in best.plan) == 2
     assert relaxed.bound == 18
+
+
+def _waiting_position() -> RouteQuery:
+    """Red in its boat with two Zerstörende Kräfte and a flight; blue waits alone on the
+    treasure field, out of reach this turn."""
+    must = ["swap-adjacent", "swap-adjacent"]
+    return instances(301, 10, (3, 6), limit={"swap-adjacent": 2, "swap-any": 0},
+                     must=lambda i: must + (["flight"] if i % 2 else []))[7]
+
+
+def test_a_token_beside_a_waiting_hunter_saves_two_with_one_source():
+    """With a hunter waiting on the treasure field the continuation enters 1,0 twice (in, and
+    out with the pair), so one swap freeing it saves two cards; its only own-terrain
+    neighbour 2,-1 is the one source, named now. Unnamed, the bound on routes with a swap
+    was 10; counting a field entered twice as two uses of its source (an error once made
+    here) put it at 17, above the real route's 16."""
+    q = _waiting_position()
+    assert q.position.hunters["blue"].at == q.position.island.treasure
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    relaxed.solve()
+    best = cp_route(q)  # flight to 3,0, then swap 2,-1 with 1,0: two cards, one paid field
+    assert replay(q, best.plan) == ((1, 2), False)
+    assert [set(e["swap"]) for e in best.plan if e["action"] == "swap"] == [{"2,-1", "1,0"}]
+    assert relaxed.bound == 16
+
+
+@pytest.mark.parametrize("seed, n, must, size", [
+    (21000, 3, ["swap-adjacent", "curse", "ambush"], 6),
+    (22000, 2, ["swap-any", "curse"], 4),
+    (23000, 2, ["swap-adjacent", "swap-adjacent", "curse"], 4),
+])
+def test_bound_with_a_waiting_hunter_out_of_reach(seed, n, must, size):
+    """Positions with a hunter waiting on the treasure field and the goal out of reach, where
+    tokens count twice: the bound never exceeds the exact optimum."""
+    island = default_island()
+    rng = random.Random(seed)
+    k = must.count("swap-adjacent") + must.count("swap-any")
+    limit = {use: must.count(use) for use in ("swap-adjacent", "swap-any")}
+    checked = 0
+    while checked < n:
+        pos, mover = random_position(island, rng)
+        hand = random_hand(rng, size, must=must, limit=limit)
+        me = pos.hunters[mover]
+        waiting = [h for c, h in pos.hunters.items() if c != mover and h.at == island.treasure]
+        if not waiting or me.at == island.treasure or me.partner is not None:
+            continue
+        q = RouteQuery(pos, mover, hand)
+        if CpRouter(q, swaps=0).solve().remaining == 0:
+            continue  # in reach without a swap (a quick test)
+        exact = CpRouter(q, swaps=k)
+        if exact.solve().remaining == 0:
+            continue
+        checked += 1
+        for j in range(1, k + 1):
+            relaxed = CpRouter(q, relax_swaps=True, min_swaps=j)
+            relaxed.solve()
+            fewer = CpRouter(q, swaps=j - 1)
+            fewer.solve()
+            assert min(relaxed.bound, fewer.objective) <= exact.objective, (
+                j, [c.name for c in q.hand])

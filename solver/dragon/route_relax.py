@@ -39,14 +39,13 @@ same field, and a printed tile for the last swap means the first swap did not to
 Nothing is claimed about the order of the two jokers' entries: the first swap's joker may well
 be entered after the last swap's.
 
-A token (no hunter waiting on the treasure field) is a swap (f, g) with f a paid field of the
-continuation and g a free printed tile beside f (or anywhere, with Tosende Elemente) off the
-continuation (there it would cost what it saves). If the turn ends on g, the swap came before
-the hunter entered g, which then paid for f's tile. With two swap cards g may instead have
-received its free tile from h by the first swap, which then served at most an entry into g:
-the last swap is then the token's, and it serves no joker. With a hunter waiting on the
-treasure field the continuation may enter a field beside it twice (in, and out with the pair)
-and freeing it saves two cards; tokens are not named there.
+A token is a swap (f, g) with f a paid field of the continuation and g a free printed tile
+beside f (or anywhere, with Tosende Elemente) off the continuation (there it would cost what it
+saves). If the turn ends on g, the swap came before the hunter entered g, which then paid for
+f's tile. With two swap cards g may instead have received its free tile from h by the first
+swap, which then served at most an entry into g: the last swap is then the token's, and it
+serves no joker. With a hunter waiting on the treasure field the continuation may enter a
+field beside it twice (in, and out with the pair): freeing that field saves two cards.
 
 The order of entries is kept by position numbers along the route (o[v] > o[u] on every move
 u -> v). ``strict_sources`` asks more (g never entered, each g used once, no occupant): no
@@ -147,7 +146,7 @@ class _Sources:
         self._joker_count = None
         self.far_uses: list = []  # swaps between fields apart: each takes a Tosende Elemente
         self.chains: list = []  # (option, g, the fields h) of each chained source
-        self.token_at: dict[int, object] | None = None  # field -> token on it, when named
+        self.token_at: dict[int, object] = {}  # field -> the token on it
         self.lasts: list = []  # the joker served by the last swap (one of them, at most)
         # sources giving their printed tile (no two swaps can), those of the last swap apart
         self.printed_at: dict[int, list] = defaultdict(list)
@@ -274,8 +273,7 @@ def swap_sources(router) -> None:
         m.Add(by_token <= router.tokens)
         escapes.append(by_token)
         m.Add(sum(lasts) + sum(escapes) >= 1)
-    if not (router.waiter and not router.carrying):
-        _token_sources(router, src)
+    _token_sources(router, src)
     if src.far_uses:
         m.Add(sum(src.far_uses) <= n_any)
     _chains_take_both_cards(router, src)
@@ -292,17 +290,10 @@ def _chains_take_both_cards(router, src: _Sources) -> None:
     leave_at = defaultdict(list)
     for h, _kind, x in src.leaves:
         leave_at[h].append(x)
-    some_token = None
-    if src.token_at is None:
-        some_token = m.NewBoolVar("some_token")
-        m.Add(some_token <= router.tokens)
     for y, g, hs in src.chains:
         # (after the last swap g holds f's old tile: only an entry before it is served on g)
         served = joker_at[g] + [x for h in hs for x in joker_at[h] + leave_at[h]]
-        if src.token_at is None:
-            served.append(some_token)
-        else:
-            served += [src.token_at[h] for h in hs if h in src.token_at]
+        served += [src.token_at[h] for h in hs if h in src.token_at]
         m.Add(sum(served) + router.waste >= 1).OnlyEnforceIf(y)
 
 
@@ -402,7 +393,10 @@ def _token_sources(router, src: _Sources) -> None:
     entry into g (g's old tile was not free, and h's new one is not), so it is thrown away or
     a joker on g."""
     m, isl = router.m, router.isl
-    cont_in, own, tiles0 = router.cont.ins, router.own, router.tiles0
+    own, tiles0 = router.own, router.tiles0
+    cont_out = router.cont.leave_steps if router.waiter and not router.carrying else {}
+    cont_in = {v: list(router.cont.ins[v]) + ([cont_out[v]] if v in cont_out else [])
+               for v in isl.fields}  # the continuation's entries, the pair's way out too
     n_any = router.count["swap-any"]
     two = router.swap_cards() == 2
     own_fields = [g for g in isl.fields if tiles0[g] == own]
@@ -410,7 +404,7 @@ def _token_sources(router, src: _Sources) -> None:
     for L in router.layers:
         for v, x in L.end.items():
             ends[v].append(x)
-    picks, chain_picks = [], []
+    picks, chain_picks, twice = [], [], []
     src.token_at = {}
     for f in isl.fields:
         if not cont_in[f] or tiles0[f] == own:
@@ -422,7 +416,8 @@ def _token_sources(router, src: _Sources) -> None:
                 continue
             y = m.NewBoolVar(f"tsrc_{f}_{g}")
             src.vacant(y, g)
-            m.Add(y + sum(cont_in[g]) <= 1)
+            for x in cont_in[g]:  # (with the pair's way out, g may be entered twice)
+                m.Add(y + x <= 1)
             if ends[g]:
                 # the turn ends on g: the swap came before the hunter entered g, which then
                 # held f's tile (or, with two swaps, one the other swap brought onto f), so
@@ -449,7 +444,8 @@ def _token_sources(router, src: _Sources) -> None:
                     continue
                 y = m.NewBoolVar(f"tchain_{f}_{g}")
                 src.vacant(y, g)
-                m.Add(y + sum(cont_in[g]) <= 1)
+                for x in cont_in[g]:  # (with the pair's way out, g may be entered twice)
+                    m.Add(y + x <= 1)
                 m.Add(y <= router.waste + sum(src.joker_at[g]))
                 if ends[g]:
                     # ending on g, the hunter entered it after the last swap, holding f's tile
@@ -465,11 +461,19 @@ def _token_sources(router, src: _Sources) -> None:
         m.Add(sum(options) == pick)
         picks.append(pick)
         src.token_at[f] = pick
+        if f in cont_out and router.cont.ins[f]:
+            # the continuation enters f, then leaves the treasure field into f with the pair:
+            # freeing f saves two cards
+            both = m.NewBoolVar(f"tok2_{f}")
+            m.Add(both <= pick)
+            m.Add(both <= cont_out[f])
+            m.Add(both <= sum(router.cont.ins[f]))
+            twice.append(both)
     if chain_picks:
-        m.Add(router.tokens + sum(chain_picks) <= 2)  # a chain takes both swap cards
+        m.Add(sum(picks) + sum(chain_picks) <= 2)  # a chain takes both swap cards
         # the last swap frees the continuation's field, so it serves no entry
         m.Add(sum(chain_picks) + sum(src.lasts) <= 1)
-    m.Add(router.tokens <= sum(picks))
+    m.Add(router.tokens <= sum(picks) + sum(twice))
 
 
 def strict_sources(router) -> None:
