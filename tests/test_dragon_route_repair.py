@@ -8,6 +8,7 @@ from solver.dragon.bench import queries
 from solver.dragon.route_cpsat import CpRouter
 from solver.dragon.route_repair import repair
 from solver.dragon.route_search import replay
+from tests.test_dragon_route_relax import _waiting_position
 
 
 def _step(to: str, card: str | None = None, **extra) -> dict:
@@ -76,3 +77,16 @@ def test_a_free_tile_first_keeps_the_field_free_for_the_way_back():
     assert [set(e["swap"]) for e in real if e["action"] == "swap"] \
         == [{"-3,0", "-2,0"}, {"-2,0", "-1,0"}]
     assert replay(q, real) == ((0, 3), True)
+
+
+def test_a_token_goes_first_to_a_field_the_continuation_enters_twice():
+    """The relaxed route flies to 3,0 and ends there; its one token frees 1,0, which the
+    continuation enters twice (in, and out with the pair waiting on the treasure field). The
+    first paid field of the continuation, 2,0, would save only one card."""
+    q = _waiting_position()
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    plan = [{"action": "flight", "card": "flight", "to": "3,0", "over": "3,1"}]
+    continuation = [relaxed.isl.node(v) for v in ("2,0", "1,0", "0,0", "1,0")]
+    real = repair(relaxed, plan, 2, continuation)
+    assert [set(e["swap"]) for e in real if e["action"] == "swap"] == [{"2,-1", "1,0"}]
+    assert replay(q, real) == ((1, 2), False)

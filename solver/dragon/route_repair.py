@@ -111,7 +111,7 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
     # a swap on the way may already have freed a field of the continuation (a chain's first
     # swap can serve a token too): that token needs no swap of its own
     start_tiles = q.position.tiles
-    tokens -= sum(1 for v in set(continuation) if isl.is_field(v)
+    tokens -= sum(continuation.count(v) for v in set(continuation) if isl.is_field(v)
                   and start_tiles[v] != own and tiles[v] == own)
     _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles, taken)
     return out
@@ -140,12 +140,16 @@ def _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted, taken) -> 
 
 def _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles,
                taken) -> None:
-    """Append one swap per token, each freeing a paid field of the continuation (the turn is
-    over, so only the own terrain is free there). A token that finds no swap is left out: the
-    plan is a proposal, and completing it tells its true value."""
+    """Append swaps freeing paid fields of the continuation (the turn is over, so only the own
+    terrain is free there) until they save ``tokens`` payments; a field the continuation
+    enters twice (in, and out with the pair) saves two and goes first. A token that finds no
+    swap is left out: the plan is a proposal, and completing it tells its true value."""
     free_terrains = {own}
-    paid = [v for v in continuation if isl.is_field(v) and tiles[v] not in free_terrains]
-    for _ in range(tokens):
+    entries = {v: continuation.count(v) for v in continuation
+               if isl.is_field(v) and tiles[v] not in free_terrains}
+    paid = sorted(entries, key=lambda v: -entries[v])
+    saved = 0
+    while saved < tokens:
         done = False
         for card in list(swap_cards):
             for f in paid:
@@ -157,6 +161,7 @@ def _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tile
                     swap_cards.remove(card)
                     paid.remove(f)
                     taken.add(partner)
+                    saved += entries[f]
                     done = True
                     break
             if done:

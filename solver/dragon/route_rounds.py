@@ -43,6 +43,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
     for k in range(1, most + 1):
         if result.remaining is None:
             break
+        if named_bound is not None and named_bound >= prev.objective:
+            break  # round k-1's named bound covers every route with at least k-1 swaps
         lower, plan, done, completed, plain = None, None, False, None, None
         # the plain relaxation first (small, fast), then a strict proposal that may meet its
         # bound, then the relaxation naming the jokers' sources (tighter, larger)
