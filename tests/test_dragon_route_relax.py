@@ -30,6 +30,17 @@ def _queries(seed: int, n: int, must: list[str]) -> list[RouteQuery]:
     return out
 
 
+def _assert_bounds(q: RouteQuery, k: int, optimum: int) -> None:
+    """For j = 1..k, the bound on routes with at least j swaps, or else the best route with
+    fewer swaps, is no more than the optimum."""
+    for j in range(1, k + 1):
+        relaxed = CpRouter(q, relax_swaps=True, min_swaps=j)
+        relaxed.solve()
+        fewer = CpRouter(q, swaps=j - 1)
+        fewer.solve()
+        assert min(relaxed.bound, fewer.objective) <= optimum, (j, [c.name for c in q.hand])
+
+
 @pytest.mark.parametrize("seed, n, must", [
     (77, 12, ["swap-adjacent"]),
     (78, 12, ["swap-adjacent", "flight"]),
@@ -48,13 +59,7 @@ def test_bound_never_exceeds_the_exact_optimum(seed, n, must):
             continue
         exact = CpRouter(q, swaps=k)
         exact.solve()
-        for j in range(1, k + 1):  # the bound on routes with at least j swaps
-            relaxed = CpRouter(q, relax_swaps=True, min_swaps=j)
-            relaxed.solve()
-            fewer = CpRouter(q, swaps=j - 1)
-            fewer.solve()
-            assert min(relaxed.bound, fewer.objective) <= exact.objective, (
-                j, [c.name for c in q.hand])
+        _assert_bounds(q, k, exact.objective)
 
 
 def test_a_token_whose_source_ends_the_turn_was_paid_for_there():
@@ -122,10 +127,4 @@ def test_bound_with_a_waiting_hunter_out_of_reach(seed, n, must, size):
         if exact.solve().remaining == 0:
             continue
         checked += 1
-        for j in range(1, k + 1):
-            relaxed = CpRouter(q, relax_swaps=True, min_swaps=j)
-            relaxed.solve()
-            fewer = CpRouter(q, swaps=j - 1)
-            fewer.solve()
-            assert min(relaxed.bound, fewer.objective) <= exact.objective, (
-                j, [c.name for c in q.hand])
+        _assert_bounds(q, k, exact.objective)
