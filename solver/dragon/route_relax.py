@@ -416,8 +416,7 @@ def _token_sources(router, src: _Sources) -> None:
                 continue
             y = m.NewBoolVar(f"tsrc_{f}_{g}")
             src.vacant(y, g)
-            for x in cont_in[g]:  # (with the pair's way out, g may be entered twice)
-                m.Add(y + x <= 1)
+            _off(m, y, g, router.cont.ins, cont_out)
             if ends[g]:
                 # the turn ends on g: the swap came before the hunter entered g, which then
                 # held f's tile (or, with two swaps, one the other swap brought onto f), so
@@ -444,8 +443,7 @@ def _token_sources(router, src: _Sources) -> None:
                     continue
                 y = m.NewBoolVar(f"tchain_{f}_{g}")
                 src.vacant(y, g)
-                for x in cont_in[g]:  # (with the pair's way out, g may be entered twice)
-                    m.Add(y + x <= 1)
+                _off(m, y, g, router.cont.ins, cont_out)
                 m.Add(y <= router.waste + sum(src.joker_at[g]))
                 if ends[g]:
                     # ending on g, the hunter entered it after the last swap, holding f's tile
@@ -474,6 +472,14 @@ def _token_sources(router, src: _Sources) -> None:
         # the last swap frees the continuation's field, so it serves no entry
         m.Add(sum(chain_picks) + sum(src.lasts) <= 1)
     m.Add(router.tokens <= sum(picks) + sum(twice))
+
+
+def _off(m, y, g: int, ins: dict, outs: dict) -> None:
+    """A token's source g (chosen by y) is off the continuation: not entered by a step (at
+    most one does), nor by the pair's way out of the treasure field."""
+    m.Add(y + sum(ins[g]) <= 1)
+    if g in outs:
+        m.Add(y + outs[g] <= 1)
 
 
 def strict_sources(router) -> None:
