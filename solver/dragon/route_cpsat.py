@@ -637,7 +637,8 @@ class CpRouter:
             for_tokens = self.m.NewIntVar(0, most, "credit_tokens")
             self.m.Add(tokens <= twice * for_tokens)
             if twice == 2:  # a second token needs a field the continuation enters twice
-                self.m.Add(tokens <= for_tokens + self._entered_twice_after())
+                self.cont_twice = self._entered_twice_after()
+                self.m.Add(tokens <= for_tokens + sum(self.cont_twice.values()))
             self.m.Add(credit_needed + for_tokens <= credit)
             demand["credit"] = credit
         demand["fright"] = (sum(self.fo.values()) + sum(self.raid.values())
@@ -676,19 +677,19 @@ class CpRouter:
                   >= self.min_swaps)
         self.cards_used = sum(self.use.values())
 
-    def _entered_twice_after(self):
-        """How many fields the continuation enters twice: in, then out with the pair leaving
-        the treasure field (freeing one of them saves two cards)."""
+    def _entered_twice_after(self) -> dict:
+        """The fields the continuation enters twice, each with its literal: in, then out with
+        the pair leaving the treasure field (freeing one of them saves two cards)."""
         m = self.m
         into = self.cont.ins
-        both = []
+        both = {}
         for h, x in self.cont.leave_steps.items():
             if into[h]:
                 b = m.NewBoolVar(f"twice_{h}")
                 m.Add(b <= x)
                 m.Add(b <= sum(into[h]))
-                both.append(b)
-        return sum(both)
+                both[h] = b
+        return both
 
     # -- solve and read the plan -------------------------------------------------------
     def solve(self, workers: int = 1, work_limit: float = WORK_LIMIT,
