@@ -76,6 +76,21 @@ def test_a_token_whose_source_ends_the_turn_was_paid_for_there():
     assert relaxed.bound == 18
 
 
+def test_a_chained_source_leaves_no_joker_off_its_first_swap():
+    """Brown (farmland) flies from its boat onto -3,2 and pays the landing with a joker whose
+    tile comes by a chain: farmland from -1,2 onto -2,2 by the first swap, then onto -3,2 by
+    the last. That first swap touches -2,2 and -1,2 only, so it cannot also serve a joker on
+    -1,1 (water). The relaxation once let it, because -1,1 is another field beside -2,2 that
+    could have been the first swap's partner: its bound on routes with two swaps was 3, below
+    the real optimum 4."""
+    q = queries(200, 11)[187]  # flight, two Zerstörende Kräfte, Weite Reise, water, fright
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=2)
+    relaxed.solve()
+    best = cp_route(q)
+    assert replay(q, best.plan) == ((0, 4), True)  # the treasure field, four cards
+    assert relaxed.bound == 4
+
+
 def _waiting_position() -> RouteQuery:
     """Red in its boat with two Zerstörende Kräfte and a flight; blue waits alone on the
     treasure field, out of reach this turn."""

@@ -338,17 +338,25 @@ def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
                     src.vacant(z, h)
                     _require(m, z, ok)
                     src.free_only_before(z, h, f)
+                    _first_swap_is(src, z, f, g, [h])
                     picks.append(z)
                 m.Add(y <= sum(picks))
             else:
                 _require(m, y, _either(m, [ok for _h, ok in chained], f"chain_ok_{f}_{kind}_{g}"))
                 src.far_uses.append(y)
-            allowed = {f, g} | {h for h, _ok in chained}
-            inside = [x for f1, _k, x in src.jokers if f1 in allowed]
-            m.Add(src.joker_count() <= sum(inside)).OnlyEnforceIf(y)  # no joker elsewhere
-            src.chains.append((y, g, allowed - {f, g}))
+                _first_swap_is(src, y, f, g, [h for h, _ok in chained])
             options.append(y)
     return options
+
+
+def _first_swap_is(src: _Sources, y, f: int, g: int, hs: list[int]) -> None:
+    """Where y holds, the first swap is (g, h) for one of ``hs``: no joker is paid outside f, g
+    and those fields (both cards are spent), and the first swap serves one there or is thrown
+    away (``_chains_take_both_cards``)."""
+    allowed = {f, g, *hs}
+    inside = [x for f1, _k, x in src.jokers if f1 in allowed]
+    src.m.Add(src.joker_count() <= sum(inside)).OnlyEnforceIf(y)
+    src.chains.append((y, g, hs))
 
 
 def _far_option(router, src: _Sources, f: int, kind: str, same_ok: bool, by_any,
