@@ -54,12 +54,26 @@ def test_route_table_for_people(capsys):
     (["route", "--hunter", "blue", "--hand", "water", "--board", "/no/such.toml"],
      "board file not found"),
     (["patrol", "--hunter", "blue", "--against", "blue"], "against itself"),
+    (["route", "--hunter", "red", "--hand", "swap-any,forest", "--work-limit", "1e-6"],
+     "no route found within --work-limit 1e-06"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, args, message):
     code, out, err = run(capsys, *args)
     assert code == 2
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
     assert "Traceback" not in err
+
+
+def test_route_work_limit_marks_a_route_not_proved(capsys):
+    """A cut-off still prints the best route found, and says it is not proved optimal; the
+    status line stays off stderr when stderr is not a terminal."""
+    hand = "swap-any,swap-adjacent,swap-adjacent,flight,forest,desert"
+    code, out, err = run(capsys, "route", "--hunter", "red", "--hand", hand, "--work-limit",
+                         "0.01", "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out)["optimal"] is False
+    code, out, _ = run(capsys, "route", "--hunter", "red", "--hand", hand, "--work-limit", "0.01")
+    assert code == 0 and "not proved optimal" in out
 
 
 def test_bad_board_file_is_reported(capsys, tmp_path):

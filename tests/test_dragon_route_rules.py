@@ -179,6 +179,18 @@ def test_goal_errors(island):
         RouteQuery(empty, "blue", [])
 
 
+def test_progress_names_each_model_solved():
+    """``progress`` hears of the swap-free turn, then each round's models in order."""
+    from solver.dragon.bench import queries
+
+    q = queries(5)[4]  # one swap card, and the optimum needs the swap
+    heard: list[str] = []
+    cp_route(q, progress=heard.append)
+    assert heard[0] == "the turn without swaps"
+    assert heard[1] == "round 1 of 1: relaxation bound"
+    assert all(text.startswith("round 1 of 1: ") for text in heard[1:])
+
+
 def test_work_limit_gives_a_legal_deterministic_route_marked_unproved():
     """A cut-off (deterministic work, not wall time) returns the best route found, legal and
     the same on every run, flagged as not proved optimal."""

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 
 import click
 
 from solver.dragon.board import load_island
 from solver.dragon.position import load_position
+from solver.dragon.route import WORK_LIMIT
 from solver.util import InputError, atomic_write_text, dumps_json
 
 BOARD_HELP = "Board file (default: the shipped reconstruction models/dracheninsel/board.toml)."
@@ -124,13 +127,21 @@ def layout(out_file, as_json) -> None:
 @_position_options
 @click.option("--method", type=click.Choice(["cp-sat", "search"]), default="cp-sat",
               show_default=True, help="search: the exhaustive check (slow with swap cards).")
+@click.option("--work-limit", type=click.FloatRange(min=0, min_open=True),
+              default=WORK_LIMIT, show_default=True, metavar="UNITS",
+              help="CP-SAT's deterministic work per model (roughly seconds). When reached, the "
+                   "best route found is shown, marked as not proved optimal.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def route(hunter, hand, goal, board_file, position_file, variants, method, as_json) -> None:
+def route(hunter, hand, goal, board_file, position_file, variants, method, work_limit,
+          as_json) -> None:
     """The cheapest legal turn to the goal, or the turn that ends closest to it.
 
     Cards: water, volcano, mountain, farmland, forest, desert; a double terrain card as
     water+forest; flight, long-journey, swap-adjacent, swap-any, dragon-patrol, curse, fright,
     ambush, slumber, counterspell, betrayal (German names work too: "Tollkühner Flug").
+
+    Most queries take well under a second; a hand of three swap cards may take minutes (a
+    status line on stderr says which model is being solved; --work-limit caps each).
 
     \b
     Example:
@@ -147,15 +158,42 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, as_js
 
         result = search_route(q)
     else:
+        from solver.dragon.route_cpsat import NotSolved
         from solver.dragon.route_rounds import cp_route
 
-        result = cp_route(q)
+        try:
+            with _StatusLine() as status:
+                result = cp_route(q, work_limit=work_limit, progress=status)
+        except NotSolved:
+            raise InputError(f"no route found within --work-limit {work_limit:g}; "
+                             "raise it") from None
     out = result.to_json()
     out.update(hunter=colour, goal=q.goal, start=island.names[pos.hunters[colour].at])
     if as_json:
         click.echo(dumps_json(out), nl=False)
         return
     click.echo(_route_text(island, q, result))
+
+
+class _StatusLine:
+    """What a long solve is doing, on one stderr line rewritten in place (with the seconds
+    since the start); silent unless stderr is a terminal, so pipes and logs stay clean."""
+
+    def __init__(self) -> None:
+        self.active = sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+
+    def __call__(self, text: str) -> None:
+        if self.active:
+            click.echo(f"\r\033[K{time.perf_counter() - self.t0:6.1f} s  {text}", err=True,
+                       nl=False)
+
+    def __enter__(self) -> _StatusLine:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.active:
+            click.echo("\r\033[K", err=True, nl=False)
 
 
 def _route_text(island, q, result) -> str:

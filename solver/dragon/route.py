@@ -17,6 +17,7 @@ from solver.dragon.position import Position
 from solver.util import InputError
 
 INF = 10**6  # "cannot reach the goal even with any number of terrain cards"
+WORK_LIMIT = 120.0  # CP-SAT's deterministic time per model: the same cut-off on every machine
 
 
 @dataclass

@@ -21,7 +21,7 @@ from collections import defaultdict
 
 from ortools.sat.python import cp_model
 
-from solver.dragon.route import INF, RouteQuery, RouteResult
+from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
 from solver.dragon.route_plan import PlanReader
 from solver.dragon.route_relax import (
     JOKERS,
@@ -30,7 +30,6 @@ from solver.dragon.route_relax import (
 )
 
 REM_WEIGHT = 7
-WORK_LIMIT = 120.0  # CP-SAT's deterministic time per model: the same cut-off on every machine
 
 
 class NotSolved(RuntimeError):

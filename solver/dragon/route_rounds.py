@@ -5,15 +5,19 @@ early."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
-from solver.dragon.route import INF, RouteQuery, RouteResult
-from solver.dragon.route_cpsat import WORK_LIMIT, CpRouter, NotSolved
+from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
+from solver.dragon.route_cpsat import CpRouter, NotSolved
 from solver.dragon.route_repair import repair
 
 STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
+_STAGE_NAMES = {False: "relaxation bound", "strict": "strict proposal",
+                True: "relaxation naming the swapped tiles' sources"}
 
 
-def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) -> RouteResult:
+def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
+             progress: Callable[[str], None] | None = None) -> RouteResult:
     """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers.
 
     Round k solves the model with k swap layers: a restriction of the turn, so its route is
@@ -29,11 +33,15 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
 
     Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
     so far is returned with ``optimal`` False; the same query always gives the same answer.
+    ``progress``, if given, is told which model is being solved (for a status line: most
+    queries take well under a second, a few with three swap cards minutes).
     """
     t0 = time.perf_counter()
+    say = progress or (lambda _text: None)
     full = CpRouter(q)
     most = full.n_swaps
     stages = (False, "strict", True) if full.names_sources() else (False, "strict")
+    say("the turn without swaps")
     prev = CpRouter(q, swaps=0)
     result = prev.solve(workers, work_limit)
     proved = result.optimal
@@ -49,6 +57,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
         # the plain relaxation first (small, fast), then a strict proposal that may meet its
         # bound, then the relaxation naming the jokers' sources (tighter, larger)
         for stage in (stages if not mixed else ()):
+            say(f"round {k} of {most}: {_STAGE_NAMES[stage]}")
             if stage == "strict":
                 if lower is None:
                     break
@@ -89,6 +98,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
             if proposal is not None:
                 plan = proposal
                 if proved and (completed is None or completed[1].objective > lower):
+                    say(f"round {k} of {most}: completing a proposed route")
                     completed = _completed(q, k, plan, lower, workers, work_limit) or completed
             if completed is not None and completed[1].objective == lower:
                 # a real route at the relaxation's bound is optimal over every route (fewer
@@ -100,6 +110,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT) ->
             break
         if completed is not None and completed[1].objective >= prev.objective:
             plan = None  # the proposal is no better than the route in hand: start from that
+        say(f"round {k} of {most}: every route with up to {k} swap(s)")
         router = CpRouter(q, swaps=k)
         try:
             result = router.solve(workers, work_limit, hint=prev, lower=lower, plan_hint=plan)
