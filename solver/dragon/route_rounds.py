@@ -57,10 +57,10 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
         # the plain relaxation first (small, fast), then a strict proposal that may meet its
         # bound, then the relaxation naming the jokers' sources (tighter, larger)
         for stage in (stages if not mixed else ()):
+            if stage == "strict" and lower is None:
+                break
             say(f"round {k} of {most}: {_STAGE_NAMES[stage]}")
             if stage == "strict":
-                if lower is None:
-                    break
                 strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
                 strict_result = _attempt(strict, workers, STRICT_WORK)
                 proposal = None
