@@ -635,6 +635,7 @@ class CpRouter:
             credit = self.m.NewIntVar(0, most, "credit")
             for_tokens = self.m.NewIntVar(0, most, "credit_tokens")
             self.m.Add(tokens <= twice * for_tokens)
+            self.cont_twice = {}  # field -> "the continuation enters it twice"
             if twice == 2:  # a second token needs a field the continuation enters twice
                 self.cont_twice = self._entered_twice_after()
                 self.m.Add(tokens <= for_tokens + sum(self.cont_twice.values()))

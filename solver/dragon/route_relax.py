@@ -403,7 +403,6 @@ def _token_sources(router, src: _Sources) -> None:
     m, isl = router.m, router.isl
     own, tiles0 = router.own, router.tiles0
     cont_out = router.cont.leave_steps if router.waiter and not router.carrying else {}
-    cont_twice = router.cont_twice if cont_out else {}  # fields entered in and out again
     cont_in = {v: list(router.cont.ins[v]) + ([cont_out[v]] if v in cont_out else [])
                for v in isl.fields}  # the continuation's entries, the pair's way out too
     n_any = router.count["swap-any"]
@@ -468,12 +467,12 @@ def _token_sources(router, src: _Sources) -> None:
         m.Add(sum(options) == pick)
         picks.append(pick)
         src.token_at[f] = pick
-        if f in cont_twice:
+        if f in router.cont_twice:
             # the continuation enters f, then leaves the treasure field into f with the pair:
             # freeing f saves two cards
             both = m.NewBoolVar(f"tok2_{f}")
             m.Add(both <= pick)
-            m.Add(both <= cont_twice[f])
+            m.Add(both <= router.cont_twice[f])
             twice.append(both)
     if chain_picks:
         m.Add(sum(picks) + sum(chain_picks) <= 2)  # a chain takes both swap cards

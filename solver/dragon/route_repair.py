@@ -12,6 +12,8 @@ accepts as optimal.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from solver.dragon.cards import parse_card
 from solver.dragon.route import step
 
@@ -111,9 +113,9 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
     # a swap on the way may already have freed a field of the continuation (a chain's first
     # swap can serve a token too): that token needs no swap of its own
     start_tiles = q.position.tiles
-    tokens -= sum(continuation.count(v) for v in set(continuation) if isl.is_field(v)
-                  and start_tiles[v] != own and tiles[v] == own)
-    _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles, taken)
+    entries = Counter(v for v in continuation if isl.is_field(v))  # (twice: in, out with a pair)
+    tokens -= sum(n for v, n in entries.items() if start_tiles[v] != own and tiles[v] == own)
+    _end_swaps(isl, model, own, out, tokens, entries, swap_cards, pos, tiles, taken)
     return out
 
 
@@ -138,22 +140,22 @@ def _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted, taken) -> 
     return [_swap(isl, first, pos, g, h, tiles), _swap(isl, last, pos, target, partner, tiles)]
 
 
-def _end_swaps(isl, model, own, out, tokens, continuation, swap_cards, pos, tiles,
+def _end_swaps(isl, model, own, out, tokens, entries: Counter, swap_cards, pos, tiles,
                taken) -> None:
-    """Append swaps freeing paid fields of the continuation (the turn is over, so only the own
-    terrain is free there) until they save ``tokens`` payments; a field the continuation
-    enters twice (in, and out with the pair) saves two and goes first. A token that finds no
-    swap is left out: the plan is a proposal, and completing it tells its true value."""
+    """Append swaps freeing paid fields of the continuation (``entries``: how often it enters
+    each field; the turn is over, so only the own terrain is free there) until they save
+    ``tokens`` payments; a field the continuation enters twice (in, and out with the pair)
+    saves two and goes first. A token that finds no swap is left out: the plan is a proposal,
+    and completing it tells its true value."""
     free_terrains = {own}
-    entries = {v: continuation.count(v) for v in continuation
-               if isl.is_field(v) and tiles[v] not in free_terrains}
-    paid = sorted(entries, key=lambda v: -entries[v])
+    paid = sorted((v for v in entries if tiles[v] not in free_terrains),
+                  key=lambda v: -entries[v])
     saved = 0
     while saved < tokens:
         done = False
         for card in list(swap_cards):
             for f in paid:
-                if f == pos or f in taken - set(continuation):
+                if f == pos:  # (f lies on the continuation: "taken" bars it only as a partner)
                     continue
                 partner = _partner(isl, model, card, f, pos, tiles, free_terrains, taken)
                 if partner is not None:
