@@ -32,6 +32,27 @@ from solver.dragon.route_relax import (
 REM_WEIGHT = 7
 
 
+def terrain_classes(q: RouteQuery, merge: bool = True) -> list[list[int]]:
+    """The real terrains (indices into the model's terrains) grouped into classes a route
+    cannot tell apart: the same cards of the hand pay for them, and neither is the hunter's
+    own terrain or one Weite Reise could make free. Tiles of one class are interchangeable in
+    every rule of the turn and its continuation, so the model keeps one tile variable per class
+    and field, and swapping two tiles of a class is no move at all (fewer symmetric choices).
+    Classes are ordered by their first terrain, so the grouping is deterministic."""
+    model = q.position.island.model
+    names = model.terrains
+    joker = q.variants["double-card-joker"] == "joker"
+    kinds = q.kinds()
+    journey = any(card.does("long-journey", model) for card, _ in kinds)
+    groups: dict[tuple, list[int]] = {}
+    for t, name in enumerate(names):
+        payers = tuple(k for k, (card, _) in enumerate(kinds) if card.pays(name, q.own, joker))
+        alone = not merge or name == q.own or (journey and payers)
+        key = ("alone", t) if alone else ("payers", payers)
+        groups.setdefault(key, []).append(t)
+    return sorted(groups.values())
+
+
 class NotSolved(RuntimeError):
     """CP-SAT found no solution within the work limit."""
 
@@ -61,7 +82,8 @@ class CpRouter:
     """Builds and solves the CP-SAT model of one route query."""
 
     def __init__(self, q: RouteQuery, swaps: int | None = None, relax_swaps: bool = False,
-                 min_swaps: int = 0, strict: bool = False, sources: bool = True) -> None:
+                 min_swaps: int = 0, strict: bool = False, sources: bool = True,
+                 merge_terrains: bool = True) -> None:
         """``swaps``: at most this many swap layers (a restriction). ``relax_swaps``: no swap
         layers, but each swap card may instead pay for a field near a free tile (a joker), take
         one field off the continuation, or be thrown away; ``min_swaps`` of them must be played
@@ -70,7 +92,8 @@ class CpRouter:
         that the route never enters, as a real swap could; no longer a relaxation, it only
         proposes routes for ``repair`` to turn into starting points. ``sources``: with one or
         two swap cards, name where each joker's tile comes from (``route_relax``); tighter,
-        but a larger model."""
+        but a larger model. ``merge_terrains``: terrains no card tells apart are one class
+        (``terrain_classes``); off, every terrain is its own (the same routes, more tiles)."""
         self.q = q
         self.relax = relax_swaps
         self.sources = sources
@@ -79,9 +102,6 @@ class CpRouter:
         pos = q.position
         isl = self.isl = pos.island
         self.model_data = isl.model
-        self.terrains = isl.model.terrains
-        self.nt = len(self.terrains)
-        self.own = self.terrains.index(q.own)
         self.T = isl.treasure
         self.var = q.variants
         me = pos.hunters[q.hunter]
@@ -89,19 +109,27 @@ class CpRouter:
         self.carrying = me.partner is not None
         self.partner = me.partner
         self.start = me.at
-        self.tiles0 = [self.terrains.index(t) for t in pos.tiles]
         self.treasure = pos.treasure is not None
         self.kinds = q.kinds()
-        joker = self.var["double-card-joker"] == "joker"
-        self.can_pay = {
-            t: [k for k, (c, _) in enumerate(self.kinds) if c.pays(self.terrains[t], q.own, joker)]
-            for t in range(self.nt)
-        }
         self.can = {
             use: [k for k, (c, _) in enumerate(self.kinds) if c.does(use, isl.model)]
             for use in ("flight", "long-journey", "swap-adjacent", "swap-any", "patrol", "fright")
         }
         self.count = {use: sum(self.kinds[k][1] for k in ks) for use, ks in self.can.items()}
+        # the model's terrains are classes of real terrains (see terrain_classes)
+        names = isl.model.terrains
+        classes = terrain_classes(q, merge_terrains)
+        self.terrain_class = {t: c for c, members in enumerate(classes) for t in members}
+        self.terrains = [names[members[0]] for members in classes]  # a name for each class
+        self.nt = len(classes)
+        self.own = self.terrain_class[names.index(q.own)]
+        self.tiles0 = [self.terrain_class[names.index(t)] for t in pos.tiles]
+        joker = self.var["double-card-joker"] == "joker"
+        self.can_pay = {
+            c: [k for k, (card, _) in enumerate(self.kinds)
+                if card.pays(names[classes[c][0]], q.own, joker)]
+            for c in range(self.nt)
+        }
         self.n_swaps = sum(
             n for k, (c, n) in enumerate(self.kinds)
             if k in self.can["swap-adjacent"] or k in self.can["swap-any"]
@@ -772,7 +800,8 @@ class CpRouter:
         for entry in plan:
             action = entry["action"]
             if action == "long-journey":
-                chosen.append(self.lj.get(self.terrains.index(entry["terrain"])))
+                names = self.isl.model.terrains
+                chosen.append(self.lj.get(self.terrain_class[names.index(entry["terrain"])]))
             elif action == "patrol" and entry.get("dragon"):
                 chosen.append(self.rm.get(node(entry["dragon"])))
             elif action == "fright":

@@ -19,6 +19,8 @@ class PlanReader:
     def __init__(self, router: CpRouter) -> None:
         self.router = router
         self.raided: set[int] = set()  # carrying pairs raided so far (each once)
+        # the real tiles as the plan's swaps leave them (the model knows terrain classes only)
+        self.tiles = list(router.q.position.tiles)
 
     def continuation(self) -> list[int]:
         """The solved continuation's cells, in order (empty when the goal is reached)."""
@@ -85,7 +87,11 @@ class PlanReader:
             sw_adj, sw_any, a = r.stay_swap[e]
             if not val(sw_adj) and not (sw_any is not None and val(sw_any)):
                 break
-            ends = [names[f] for f in sorted(a) if val(a[f])]
+            swapped = [f for f in sorted(a) if val(a[f])]
+            ends = [names[f] for f in swapped]
+            if len(swapped) == 2:
+                f, g = swapped
+                self.tiles[f], self.tiles[g] = self.tiles[g], self.tiles[f]
             card = take("swap-any") if sw_any is not None and val(sw_any) else take("swap-adjacent")
             plan.append(step("swap", names[at], card, swap=ends))
         return plan
@@ -126,11 +132,11 @@ class PlanReader:
             if isl.is_field(v) and not val(free.get(v, 1)):
                 (t,) = [t for (f, t), x in paid.items() if f == v and val(x)]
                 if t in JOKERS:  # the relaxation's joker
-                    card, use = take("swap-joker"), r.q.position.tiles[v]
+                    card, use = take("swap-joker"), self.tiles[v]
                     if t == "swap-pay":
                         relaxed_pay = take("pay-any")
                 else:
-                    card, use = take(("pay", t)), r.terrains[t]
+                    card, use = take(("pay", t)), self.tiles[v]
             leave = True if kind.startswith("leave") else None
             raid = None
             if v in r.raid and val(r.raid[v]) and v not in self.raided:
