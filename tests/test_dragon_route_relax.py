@@ -91,6 +91,23 @@ def test_a_chained_source_leaves_no_joker_off_its_first_swap():
     assert relaxed.bound == 4
 
 
+def test_the_first_field_is_no_source_for_the_step_straight_off_it():
+    """Grey carries a treasure with red from 1,-4 (mountain, grey's own terrain). The
+    relaxation let the first swap take 1,-4's tile for a joker on 2,-4 and the pair step
+    there straight from 1,-4: but the pair stands on 1,-4 until that step, so no swap can
+    touch it before. Its bound on routes with a swap was 18 where the optimum is 25 (two
+    fields short, four cards; the exhaustive search agrees, in about a minute), and CP-SAT's
+    full model reached its work limit without proving that route (seed 8 #164 of the bench's
+    generator)."""
+    q = queries(200, 8)[164]  # flight, Tosende Elemente, volcano, Zerstörende Kräfte, ...
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    relaxed.solve()
+    best = cp_route(q)
+    assert best.optimal
+    assert replay(q, best.plan) == ((2, 4), False)
+    assert relaxed.bound == 25
+
+
 def _waiting_position() -> RouteQuery:
     """Red in its boat with two Zerstörende Kräfte and a flight; blue waits alone on the
     treasure field, out of reach this turn."""

@@ -213,12 +213,16 @@ class _Sources:
     def free_only_before(self, y, g: int, f: int) -> None:
         """Where y holds, g gave its printed tile away by a swap made before f's entry, so the
         hunter enters g free only before f, and then not straight before f (see the module
-        text)."""
+        text). The hunter's first field counts as entered free at the start: unless it comes
+        back to g, it leaves g before the swap, so it never reaches f straight from g."""
+        from_g = self.from_g(f, g)
+        if g == self.router.start and from_g:
+            back = self.entered_flag(g) if self.entered[g] else 0
+            self.m.Add(y + sum(from_g) <= 1 + back)
         free = self.free_entry.get(g)
         if free is None:
             return
         self.m.Add(self.order[g] + 1 <= self.order[f]).OnlyEnforceIf([y, free])
-        from_g = self.from_g(f, g)
         if from_g:
             self.m.Add(y + free + sum(from_g) <= 2)
 
