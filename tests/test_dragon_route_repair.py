@@ -37,6 +37,30 @@ def test_a_source_that_a_later_joker_refills():
     assert replay(q, real) == ((0, 5), True)
 
 
+def test_a_far_swap_leaves_the_tile_a_later_neighbour_swap_needs():
+    """Green (forest) with a Zerstörende Kräfte and a Tosende Elemente: the first joker (on
+    1,-4) has no forest beside it that a Zerstörende Kräfte could take (0,-3 holds a dragon),
+    so the Tosende Elemente brings one. It used to take the forest on 2,-2, the only one beside
+    the second joker's field 1,-1, and the Zerstörende Kräfte left for 1,-1 found none: repair
+    failed and the router paid a full round (seed 10 #137: 4.0 s, now 1.5 s)."""
+    q = queries(200, 10)[137]  # flight, Zerstörende Kräfte, Tosende Elemente, water, ...
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    plan = [
+        _step("1,-4", "swap-adjacent", use="mountain"),
+        {"action": "flight", "card": "flight", "to": "1,-2", "over": "1,-3", "pay": "water",
+         "use": "water"},
+        _step("1,-1", "swap-any", use="farmland"),
+        _step("0,0"),
+        _step("1,-1", "swap-any", use="farmland", leave=True),
+    ]
+    real = repair(relaxed, plan, 0, [])
+    assert real is not None
+    swaps = [e for e in real if e["action"] == "swap"]
+    assert [e["card"] for e in swaps] == ["swap-any", "swap-adjacent"]
+    assert "2,-2" not in swaps[0]["swap"]
+    assert replay(q, real) == ((0, 4), True)
+
+
 def test_a_token_with_nothing_left_to_free_is_left_out():
     """The relaxation may spend a swap card on a token although the route reaches the goal;
     repair leaves that token out instead of giving up on the whole route (which cost the

@@ -85,9 +85,10 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
                 if target in occupied:
                     return None
                 # sources the route leaves alone from here on; else one a later joker refills
+                keep = {g for f in jokers_later[i + 1] for g in isl.adj[f]}
                 for spare in (set(), jokers_later[i + 1]):
                     swaps = _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted,
-                                   occupied | (later[i + 1] - spare))
+                                   occupied | (later[i + 1] - spare), keep)
                     if swaps is not None:
                         brought = (payer_of_tile, swaps)
                         break
@@ -119,17 +120,21 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
     return out
 
 
-def _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted, taken) -> list | None:
+def _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted, taken,
+           keep: set[int] = frozenset()) -> list | None:
     """The swaps (one, or two chained) bringing a wanted tile onto ``target``, made on
     ``tiles`` and taken from ``swap_cards``; None when there are none. The relaxation pools
-    its swap cards: any card left that can make the swap will do."""
-    for card in dict.fromkeys([payer] + swap_cards):
-        if card not in swap_cards:
-            continue
-        partner = _partner(isl, model, card, target, pos, tiles, wanted, taken)
-        if partner is not None:
-            swap_cards.remove(card)
-            return [_swap(isl, card, pos, target, partner, tiles)]
+    its swap cards: any card left that can make the swap will do. A partner outside ``keep``
+    (the fields beside later jokers, whose tiles a Zerstörende Kräfte may need there) goes
+    first: a Tosende Elemente takes its tile from far away when it can."""
+    for avoid in (keep, frozenset()):
+        for card in dict.fromkeys([payer] + swap_cards):
+            if card not in swap_cards:
+                continue
+            partner = _partner(isl, model, card, target, pos, tiles, wanted, taken | avoid)
+            if partner is not None:
+                swap_cards.remove(card)
+                return [_swap(isl, card, pos, target, partner, tiles)]
     # two swaps: a free tile brought beside the field first, then onto it
     chain = _chain(isl, model, swap_cards, target, pos, tiles, wanted, taken)
     if chain is None:
