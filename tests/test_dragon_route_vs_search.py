@@ -116,3 +116,27 @@ def test_the_instances_cover_the_rules():
         seen |= {"empty treasure field"} if pos.treasure is None else set()
     assert seen == {"pair", "waiter", "guard", "dragons", "carrying mover",
                     "empty treasure field"}
+
+
+def test_a_swap_for_the_way_out_comes_before_entering_the_treasure_field():
+    """Red stands on -1,0 beside the treasure field, where blue waits; no field around the
+    treasure field is volcano (the start layout with -1,0 and 0,-4 traded). With one
+    Zerstörende Kräfte, red swaps volcano from 0,2 onto 0,1, joins blue and leaves with the
+    pair onto 0,1 at once: the goal with one card. The swap must come before red enters the
+    treasure field (the second hunter leaves it at once), and the first move after it enters
+    neither swapped field; the router's canonical order once forbade that, and it ended on
+    -1,0 short of the goal."""
+    from solver.dragon.cards import parse_hand
+    from solver.dragon.position import Hunter, Position
+
+    island = default_island()
+    tiles = island.start_tiles()
+    a, b = island.node("-1,0"), island.node("0,-4")
+    tiles[a], tiles[b] = tiles[b], tiles[a]
+    hunters = {"red": Hunter("red", a), "blue": Hunter("blue", island.treasure)}
+    pos = Position(island, tiles, [], hunters, 100).validate()
+    q = RouteQuery(pos, "red", parse_hand("swap-adjacent"))
+    agree([q])
+    best = cp_route(q)
+    assert best.reachable and best.value == (0, 1)
+    assert [e["action"] for e in best.plan] == ["swap", "step", "step"]

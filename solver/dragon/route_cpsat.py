@@ -412,9 +412,14 @@ class CpRouter:
                 m.Add(x <= sw)
             # Canonical order (it loses no route): a swap can always be put off until just
             # before the first move that enters one of its two fields, another swap, or the
-            # end of the turn. So the first move after a swap enters one of its fields.
+            # end of the turn. So the first move after a swap enters one of its fields. Not
+            # so for the second hunter on the treasure field, who must leave it at once: a
+            # swap for the pair's way out is made before entering it.
+            second = self.waiter and not self.carrying
             for p, here in L.stay.items():
                 for x, target in self._first_moves(nxt, p):
+                    if target == self.T and second:
+                        continue
                     m.Add(x <= (a[target] if target in a else 0) + 1 - here)
 
     def _first_swap_exact(self, w: dict) -> None:
