@@ -47,6 +47,9 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
     jokers_later.reverse()
     out: list[dict] = []
     freed: set[int] = set()  # fields a swap gave a free tile
+    before_treasure = (pos, 0)  # where the hunter stood, and the plan's length, before it
+    # entered the treasure field: a swap for the pair's way out is made there (the second
+    # hunter on the treasure field leaves it at once)
     for i, entry in enumerate(plan):
         action = entry["action"]
         if action == "long-journey":
@@ -66,6 +69,9 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
                 entry["card"] = None
         elif action in ("step", "flight") and payer in swap_names:
             target = isl.node(entry["to"])
+            stand, insert_at = pos, len(out)
+            if entry.get("leave") and pos == isl.treasure:
+                stand, insert_at = before_treasure
             wants = [(None, free_terrains)]  # (the card paying the tile brought, its tiles)
             other = entry.get("relaxed_pay")
             if other:  # bring a tile the other card can pay for (or, first, a free one)
@@ -81,13 +87,13 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
                 if tiles[target] in wanted:
                     brought = (payer_of_tile, [])
                     break
-                occupied = _taken(isl, hunters, dragons, pos)
+                occupied = _taken(isl, hunters, dragons, stand)
                 if target in occupied:
                     return None
                 # sources the route leaves alone from here on; else one a later joker refills
                 keep = {g for f in jokers_later[i + 1] for g in isl.adj[f]}
                 for spare in (set(), jokers_later[i + 1]):
-                    swaps = _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted,
+                    swaps = _bring(isl, model, swap_cards, payer, target, stand, tiles, wanted,
                                    occupied | (later[i + 1] - spare), keep)
                     if swaps is not None:
                         brought = (payer_of_tile, swaps)
@@ -97,7 +103,7 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
             if brought is None:
                 return None
             other, swaps = brought
-            out += swaps
+            out[insert_at:insert_at] = swaps
             if swaps and not other:
                 freed.add(target)
             entry = {k: v for k, v in entry.items() if k not in ("use", "relaxed_pay")}
@@ -107,6 +113,8 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
                 entry["use"] = tiles[target]
         if entry.get("raid"):
             hunters[entry["raid"]] = isl.boat_node[entry["raid"]]
+        if action in ("step", "flight") and isl.node(entry["to"]) == isl.treasure:
+            before_treasure = (pos, len(out))
         out.append(entry)
         if action in ("step", "flight"):
             pos = isl.node(entry["to"])
