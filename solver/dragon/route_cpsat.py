@@ -119,11 +119,11 @@ class CpRouter:
         # the model's terrains are classes of real terrains (see terrain_classes)
         names = isl.model.terrains
         classes = terrain_classes(q, merge_terrains)
-        self.terrain_class = {t: c for c, members in enumerate(classes) for t in members}
+        self.terrain_class = {names[t]: c for c, members in enumerate(classes) for t in members}
         self.terrains = [names[members[0]] for members in classes]  # a name for each class
         self.nt = len(classes)
-        self.own = self.terrain_class[names.index(q.own)]
-        self.tiles0 = [self.terrain_class[names.index(t)] for t in pos.tiles]
+        self.own = self.terrain_class[q.own]
+        self.tiles0 = [self.terrain_class[t] for t in pos.tiles]
         joker = self.var["double-card-joker"] == "joker"
         self.can_pay = {
             c: [k for k, (card, _) in enumerate(self.kinds)
@@ -805,8 +805,7 @@ class CpRouter:
         for entry in plan:
             action = entry["action"]
             if action == "long-journey":
-                names = self.isl.model.terrains
-                chosen.append(self.lj.get(self.terrain_class[names.index(entry["terrain"])]))
+                chosen.append(self.lj.get(self.terrain_class[entry["terrain"]]))
             elif action == "patrol" and entry.get("dragon"):
                 chosen.append(self.rm.get(node(entry["dragon"])))
             elif action == "fright":

@@ -87,11 +87,9 @@ class PlanReader:
             sw_adj, sw_any, a = r.stay_swap[e]
             if not val(sw_adj) and not (sw_any is not None and val(sw_any)):
                 break
-            swapped = [f for f in sorted(a) if val(a[f])]
-            ends = [names[f] for f in swapped]
-            if len(swapped) == 2:
-                f, g = swapped
-                self.tiles[f], self.tiles[g] = self.tiles[g], self.tiles[f]
+            f, g = [f for f in sorted(a) if val(a[f])]  # a swap touches two fields
+            self.tiles[f], self.tiles[g] = self.tiles[g], self.tiles[f]
+            ends = [names[f], names[g]]
             card = take("swap-any") if sw_any is not None and val(sw_any) else take("swap-adjacent")
             plan.append(step("swap", names[at], card, swap=ends))
         return plan
