@@ -114,3 +114,24 @@ def test_a_token_goes_first_to_a_field_the_continuation_enters_twice():
     real = repair(relaxed, plan, 2, continuation)
     assert [set(e["swap"]) for e in real if e["action"] == "swap"] == [{"2,-1", "1,0"}]
     assert replay(q, real) == ((1, 2), False)
+
+
+def test_a_tile_walks_three_fields_to_its_joker():
+    """Grey (mountain) with three Zerstörende Kräfte flies over 0,3 onto 0,2 and pays the
+    landing with a joker: the nearest mountain lies three fields away on 3,-1, so three
+    neighbour swaps walk it there (by 2,0 and 1,1). Repair once brought a tile one or two
+    fields only; it failed here, and the router found this route (five cards) only by its
+    last round's full model (seed 3 #149: 10 s, now under a second)."""
+    q = queries(200, 3)[149]  # flight, three Zerstörende Kräfte, farmland, curse+betrayal
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    plan = [
+        {"action": "flight", "card": "flight", "to": "0,2", "over": "0,3",
+         "pay": "swap-adjacent", "use": "volcano"},
+        _step("0,1", "farmland", use="farmland"),
+        _step("0,0"),
+    ]
+    real = repair(relaxed, plan, 0, [])
+    assert real is not None
+    swaps = [set(e["swap"]) for e in real if e["action"] == "swap"]
+    assert swaps == [{"3,-1", "2,0"}, {"2,0", "1,1"}, {"1,1", "0,2"}]
+    assert replay(q, real) == ((0, 5), True)

@@ -146,7 +146,7 @@ def _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted, taken,
     # two swaps: a free tile brought beside the field first, then onto it
     chain = _chain(isl, model, swap_cards, target, pos, tiles, wanted, taken)
     if chain is None:
-        return None
+        return _walk_tile(isl, model, swap_cards, target, pos, tiles, wanted, taken)
     (first, g, h), (last, partner) = chain
     swap_cards.remove(first)
     swap_cards.remove(last)
@@ -209,6 +209,37 @@ def _chain(isl, model, swap_cards, target, pos, tiles, wanted, taken):
                 h = _partner(isl, model, first, g, pos, tiles, wanted, taken | {target})
                 if h is not None and tiles[h] != tiles[target]:
                     return (first, g, h), (last, g)
+    return None
+
+
+def _walk_tile(isl, model, swap_cards, target, pos, tiles, wanted, taken) -> list | None:
+    """Three or more swaps of neighbours walking the nearest wanted tile to ``target`` along
+    fields the route leaves alone (the tiles on the way shift back by one), or None."""
+    adjacent = [c for c in swap_cards if parse_card(c, model).does("swap-adjacent", model)]
+    cards = adjacent + [c for c in swap_cards if c not in adjacent]
+    before = {target: None}
+    frontier = [target]
+    for _ in range(len(cards)):
+        found, nxt = None, []
+        for v in frontier:
+            for g in isl.adj[v]:
+                if g in before or not isl.is_field(g) or g in taken or g == pos:
+                    continue
+                before[g] = v
+                nxt.append(g)
+                if found is None and tiles[g] in wanted and tiles[g] != tiles[target]:
+                    found = g
+        if found is not None:
+            path = [found]
+            while before[path[-1]] is not None:
+                path.append(before[path[-1]])
+            swaps = []
+            for g, v in zip(path[:-1], path[1:], strict=True):  # from the tile towards the target
+                card = cards.pop(0)
+                swap_cards.remove(card)
+                swaps.append(_swap(isl, card, pos, v, g, tiles))
+            return swaps
+        frontier = nxt
     return None
 
 
