@@ -1,6 +1,7 @@
 """The router's swap relaxation is a relaxation: its bound never exceeds the exact optimum of
 the routes it bounds, with the joker sources named (one or two swap cards of either kind) or
-not (three); routes it leaves out are matched by routes with fewer swaps."""
+the free tiles' travel counted (three or more); routes it leaves out are matched by routes
+with fewer swaps."""
 
 from __future__ import annotations
 
@@ -47,6 +48,9 @@ def _assert_bounds(q: RouteQuery, k: int, optimum: int) -> None:
     (79, 5, ["swap-adjacent", "swap-adjacent", "flight"]),
     (80, 6, ["swap-any", "flight"]),
     (81, 3, ["swap-adjacent", "swap-any", "flight"]),
+    # three swap cards: the free tiles' travel (``route_travel``)
+    (83, 4, ["swap-adjacent", "swap-adjacent", "swap-adjacent", "flight"]),
+    (84, 4, ["swap-adjacent", "swap-adjacent", "swap-any", "flight"]),
     # few cards that move: the goal is often out of reach, and tokens count
     (82, 10, ["swap-adjacent", "curse", "ambush", "slumber"]),
 ])
@@ -106,6 +110,37 @@ def test_the_first_field_is_no_source_for_the_step_straight_off_it():
     assert best.optimal
     assert replay(q, best.plan) == ((2, 4), False)
     assert relaxed.bound == 25
+
+
+def test_free_tiles_travel_one_field_per_swap():
+    """Red carries a treasure with brown from 3,-4 and holds two Zerstörende Kräfte, a Tosende
+    Elemente and a flight but no terrain card, so every field not of volcano needs a swap.
+    With three swap cards the relaxation names no sources: it bounded the routes with a swap
+    at 4 (the boat, four cards) where the best is 17 (one field short, three cards), and
+    CP-SAT's full model took a minute to prove it (seed 2 #43). Counting how far free tiles
+    must travel (``route_travel``) puts the bound at 17."""
+    assert _bounds_and_best(queries(200, 2)[43]) == (4, 17, ((1, 3), False))
+
+
+def test_a_free_tile_that_left_leaves_its_field_unfree():
+    """Red and blue carry a treasure from -1,0 with three Zerstörende Kräfte, a flight and a
+    mountain card (seed 13 #125); the best route home takes five cards. Relaxed, the
+    volcano tile of 1,-3 paid for jokers on 1,-2 and 2,-3 while the pair walked 1,-2, 1,-3,
+    2,-3 and entered 1,-3 free: but once its tile has left, 1,-3 holds another. Counting
+    that, the bound on routes with a swap rises from 4 to 5."""
+    assert _bounds_and_best(queries(200, 13)[125]) == (4, 5, ((0, 5), True))
+
+
+def _bounds_and_best(q: RouteQuery) -> tuple:
+    """The bounds on routes with a swap without and with the travel count, and the optimum
+    (proved) as the move generator replays it."""
+    plain = CpRouter(q, relax_swaps=True, min_swaps=1, sources=False)
+    plain.solve()
+    travel = CpRouter(q, relax_swaps=True, min_swaps=1)
+    travel.solve()
+    best = cp_route(q)
+    assert best.optimal
+    return plain.bound, travel.bound, replay(q, best.plan)
 
 
 def _waiting_position() -> RouteQuery:

@@ -88,6 +88,14 @@ def test_hands_with_both_swap_kinds():
                     must=lambda i: ["swap-adjacent", "swap-any"]))
 
 
+def test_hands_of_three_swap_cards():
+    """Three Zerstörende Kräfte: the relaxation counts how far free tiles travel (the
+    exhaustive search takes 15-50 s a position here, so two only)."""
+    three = {"limit": {"swap-adjacent": 3, "swap-any": 0},
+             "must": lambda i: ["swap-adjacent"] * 3}
+    agree([instances(330, 3, (3, 3), **three)[1], instances(331, 3, (3, 3), **three)[2]])
+
+
 @pytest.mark.parametrize("variant", [
     ("double-card-joker", "no-joker"),
     ("flight-from-boat", "forbidden"),

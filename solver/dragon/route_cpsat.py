@@ -28,6 +28,7 @@ from solver.dragon.route_relax import (
     strict_sources,
     swap_sources,
 )
+from solver.dragon.route_travel import ANY_TILE, token_travel, travels
 
 REM_WEIGHT = 7
 
@@ -216,6 +217,8 @@ class CpRouter:
             strict_sources(self)
         elif self.relax and self.sources and self.names_sources():
             swap_sources(self)
+        elif self.relax and self.sources and travels(self):
+            token_travel(self)
         # reaching the goal first, then ending closest, then spending few cards
         self.m.Minimize(self.objective_expr())
 
@@ -224,6 +227,16 @@ class CpRouter:
         kind)?"""
         n = self.swap_cards()
         return n in (1, 2) and self.count["swap-adjacent"] + self.count["swap-any"] == n
+
+    def origin(self, f: int) -> bool:
+        """Does f's printed tile start a free token (the own terrain, or one Weite Reise may
+        make free)?"""
+        return self.tiles0[f] == self.own or self.tiles0[f] in self.lj
+
+    def refines_relaxation(self) -> bool:
+        """Has the relaxation a tighter form for this hand: named sources (one or two swap
+        cards) or the free tiles' travel (three or more, ``route_travel``)?"""
+        return self.names_sources() or travels(self)
 
     def swap_cards(self) -> int:
         """How many cards in hand can swap two tiles."""
@@ -505,6 +518,13 @@ class CpRouter:
                 m.Add(x <= tile[f, t])
             (L.lpaid if leave else L.epaid)[f, t] = x
             paid.append(x)
+        if not leave and self.relax and self.sources and not self.strict and travels(self) \
+                and self.origin(f):
+            # a free printed tile whose token has left (``route_travel``): a card pays for
+            # whatever tile came in its place
+            x = m.NewBoolVar(f"ea{e}_{f}")
+            L.epaid[f, ANY_TILE] = x
+            paid.append(x)
         if self.relax and self.swap_kinds:
             free_near, pay_near = self._joker_reasons(f)
             for kind, near in (("swap", free_near), ("swap-pay", pay_near)):
@@ -640,8 +660,10 @@ class CpRouter:
                         extra = m.NewBoolVar(f"xtra_{f}")
                         m.Add(extra >= x - sum(inward[f]))
                         credit_needed += extra
-            # a swap that brings a payable (not free) tile still needs a card to pay it
-            demand["pay-any"] = sum(x for kind, x in jokers if kind == "swap-pay")
+            # a swap that brings a payable (not free) tile still needs a card to pay it, as
+            # does a free printed tile whose token has left (``route_travel``)
+            demand["pay-any"] = sum(x for kind, x in jokers if kind == "swap-pay") + sum(
+                x for L in self.layers for (_f, kind), x in L.paid_items() if kind == ANY_TILE)
             demand["waste"] = self.waste = m.NewIntVar(0, self.hand_count(), "waste")
         for t in range(self.nt):
             if t == self.own:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from solver.dragon.route import step
 from solver.dragon.route_relax import JOKERS
+from solver.dragon.route_travel import ANY_TILE
 
 if TYPE_CHECKING:
     from solver.dragon.route_cpsat import CpRouter, _Layer
@@ -133,6 +134,8 @@ class PlanReader:
                     card, use = take("swap-joker"), self.tiles[v]
                     if t == "swap-pay":
                         relaxed_pay = take("pay-any")
+                elif t == ANY_TILE:  # (the relaxation: a tile that came in place of a free one)
+                    card = take("pay-any")
                 else:
                     card, use = take(("pay", t)), self.tiles[v]
             leave = True if kind.startswith("leave") else None

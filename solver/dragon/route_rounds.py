@@ -13,7 +13,7 @@ from solver.dragon.route_repair import repair
 
 STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
 _STAGE_NAMES = {False: "relaxation bound", "strict": "strict proposal",
-                True: "relaxation naming the swapped tiles' sources"}
+                True: "relaxation naming the swapped tiles' sources (or their travel)"}
 
 
 def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
@@ -29,18 +29,20 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     of free terrains before), the tile it brings travels one field per Zerstörende Kräfte, and
     a route needs to enter a field at most once per state of its tile. When the bound reaches
     round k's value, round k is optimal; the last possible round has a layer for every swap
-    card and is optimal by itself.
+    card and is optimal by itself. A tighter form of the relaxation follows: with one or two
+    swap cards it names where each joker's tile comes from (``route_relax``), with three or
+    more it counts how far the free tiles must travel (``route_travel``).
 
     Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
     so far is returned with ``optimal`` False; the same query always gives the same answer.
     ``progress``, if given, is told which model is being solved (for a status line: most
-    queries take well under a second, a few with three swap cards minutes).
+    queries take well under a second, a rare one with three swap cards half a minute).
     """
     t0 = time.perf_counter()
     say = progress or (lambda _text: None)
     full = CpRouter(q)
     most = full.n_swaps
-    stages = (False, "strict", True) if full.names_sources() else (False, "strict")
+    stages = (False, "strict", True) if full.refines_relaxation() else (False, "strict")
     say("the turn without swaps")
     prev = CpRouter(q, swaps=0)
     result = prev.solve(workers, work_limit)

@@ -1,0 +1,338 @@
+"""How far the free tiles must travel: a refinement of the router's swap relaxation for hands
+of three or more swap cards (``route_relax`` names the sources of one or two).
+
+Free tiles are tokens. A field is free while it holds a tile of the hunter's own terrain or of
+the terrain Weite Reise made free (played first in the turn, which never costs more, so the
+free terrains are fixed for the whole turn). Follow free *status*, not tiles: a swap between a
+free and a non-free field moves one token from the first to the second; any other swap moves
+none. So each swap moves at most one token, a Zerstörende Kräfte one field along the island,
+a Tosende Elemente anywhere; a token starts on a field whose printed tile is free (its origin)
+and passes only fields that can be swapped (no dragon or hunter that cannot be sent away).
+
+A joker of the relaxed route (an entry made free by swaps: a field whose printed tile is not
+free, entered on a free tile) is entered while some token stands on it, and so is a paid field
+of the continuation that a token (a swap at the end of the turn) frees. Take the relaxed route
+to be the real route with its loops erased, each field's entry being its last one (the entry
+from which the route goes on). Then:
+
+* A token reaching a joker f by Zerstörende Kräfte alone has travelled at least the distance
+  d(o, f) from its origin o; one serving two jokers a and b at least d(a, b) + min(d(o, a),
+  d(o, b)), in whichever order.
+* After its first Tosende Elemente a token's further jokers are distinct fields, all but one
+  entered by a step of its own (with a single Tosende Elemente in hand, it travels d(a, b)
+  between two of them); each teleported token takes a Tosende Elemente of its own.
+* Two jokers the hunter enters one straight after the other hold different tokens: the hunter
+  stands on the first until it moves on, and a field under the hunter is never swapped.
+* A token that left its origin o leaves o without a free tile until it or another token comes
+  back: the hunter enters o on it only before the joker it serves (and not straight before),
+  and the continuation, should it pass o, pays there unless a token came back.
+
+Each swap moves at most one token, so the travel so counted, plus one per teleported token,
+is at most the number of swap cards played. (A swap bringing a payable tile moves no token
+when it serves, and the continuation's tokens are left out: both only loosen the bound.)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+
+ANY_TILE = "any-tile"  # a relaxed payment: a card for the tile that replaced a free one
+
+
+def travels(router) -> bool:
+    """Does the refinement apply (three or more swap cards, none with another action)?"""
+    n = router.swap_cards()
+    return n >= 3 and router.count["swap-adjacent"] + router.count["swap-any"] == n
+
+
+def _swappable(router) -> set[int]:
+    """Fields that can ever be swapped: no dragon or hunter that stays for the whole turn."""
+    out = set()
+    for f in router.isl.fields:
+        if f in router.dragons and f not in router.rm:
+            continue
+        if f in router.lone and f not in router.fo:
+            continue
+        if f in router.pairs and f not in router.f2 and f not in router.raid:
+            continue
+        out.add(f)
+    return out
+
+
+def _distances(isl, fields: set[int], start: int) -> dict[int, int]:
+    """Steps from ``start`` to each field of ``fields`` reachable through ``fields``."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        v = queue.popleft()
+        for w in isl.adj[v]:
+            if w in fields and w not in dist:
+                dist[w] = dist[v] + 1
+                queue.append(w)
+    return dist
+
+
+def _gone(router, o: int):
+    """1, or the literals sending away whoever stands on o (a token leaves o by a swap)."""
+    if o in router.dragons:
+        return router.rm[o]
+    if o in router.lone:
+        return router.fo[o]
+    if o in router.pairs:
+        return sum(d[o] for d in (router.f2, router.raid) if o in d)
+    return 1
+
+
+def token_travel(router) -> None:
+    """Add the travel constraints (see the module text) to a relaxed router's model."""
+    t = _Travel(router)
+    L = router.layers[0]
+    jokers = {}  # phase -> field -> the free-tile joker payment of an entry ("in") or of
+    # the pair leaving the treasure field ("out", the turn's last move)
+    for phase, paid in (("in", L.epaid), ("out", L.lpaid)):
+        jokers[phase] = {f: x for (f, kind), x in paid.items() if kind == "swap"}
+        for f, x in sorted(jokers[phase].items()):
+            t.need(f, phase, [x])
+    for f, pick in sorted(_continuation_tokens(router).items()):
+        t.need(f, "end", [pick])
+    refills = {}  # own tile's origin on the continuation -> "another token is there at the end"
+    for o in t.origins:
+        if router.cont.ins[o] and router.tiles0[o] == router.own:
+            refills[o] = router.m.NewBoolVar(f"refill_{o}")
+            t.need(o, "end", [refills[o]])
+    t.count_moves()
+    t.one_place_at_the_end()
+    t.two_places_one_token()
+    t.no_token_follows_the_hunter(set(jokers["in"]))
+    t.origins_left_behind()
+    t.origins_on_the_continuation(refills)
+
+
+def _continuation_tokens(router) -> dict:
+    """For each paid field of the continuation, the literal "a token frees it at the end of
+    the turn"; the relaxation's continuation tokens are at most their number (a field the
+    continuation enters twice, in and out with the pair, counts twice)."""
+    m, isl = router.m, router.isl
+    cont_out = router.cont.leave_steps if router.waiter and not router.carrying else {}
+    picks, twice = {}, []
+    for f in isl.fields:
+        entries = list(router.cont.ins[f]) + ([cont_out[f]] if f in cont_out else [])
+        if not entries or router.tiles0[f] == router.own:
+            continue
+        pick = picks[f] = m.NewBoolVar(f"end_token_{f}")
+        m.Add(pick <= sum(entries))
+        if f in router.cont_twice:
+            both = m.NewBoolVar(f"end_token2_{f}")
+            m.Add(both <= pick)
+            m.Add(both <= router.cont_twice[f])
+            twice.append(both)
+    m.Add(router.tokens <= sum(picks.values()) + sum(twice))
+    return picks
+
+
+class _Travel:
+    """The tokens of one relaxed model: for each token (("origin", o), or ("te", j) for the
+    token Tosende Elemente j teleports first) the places it must be, each a (field, phase)
+    with its literal: "in" where the hunter enters on it, "out" where the pair leaving the
+    treasure field steps on it, "end" where it stands at the end of the turn."""
+
+    def __init__(self, router) -> None:
+        self.router, self.m, self.isl = router, router.m, router.isl
+        self.ok = _swappable(router)
+        self.budget = router.swap_cards()
+        self.n_any = router.count["swap-any"]
+        own, lj = router.own, router.lj
+        self.origins = {o: 1 if router.tiles0[o] == own else lj[router.tiles0[o]]
+                        for o in sorted(self.ok) if router.origin(o)}
+        self._apart: dict[int, dict] = {}
+        self.dist = {o: self.apart(o) for o in self.origins}
+        self.travel = {o: self.m.NewIntVar(0, self.budget, f"travel_{o}")
+                       for o in self.origins}
+        self.places: dict[tuple, dict] = defaultdict(dict)  # token -> (field, phase) -> lit
+
+    def apart(self, f: int) -> dict[int, int]:
+        """Neighbour swaps from f to each field (through fields that can be swapped)."""
+        if f not in self._apart:
+            self._apart[f] = _distances(self.isl, self.ok, f)
+        return self._apart[f]
+
+    def need(self, f: int, phase: str, xs: list) -> None:
+        """Where any of ``xs`` holds, some token is at (f, phase)."""
+        m, options = self.m, []
+        for o, free in self.origins.items():
+            d = self.dist[o].get(f)
+            if not d or d > self.budget:
+                continue
+            y = m.NewBoolVar(f"serves_{f}_{phase}_{o}")
+            for cond in (free, _gone(self.router, o)):
+                if not isinstance(cond, int):
+                    m.Add(y <= cond)
+            m.Add(self.travel[o] >= d).OnlyEnforceIf(y)
+            self.places["origin", o][f, phase] = y
+            options.append(y)
+        for j in range(self.n_any):
+            z = m.NewBoolVar(f"teleported_{f}_{phase}_{j}")
+            self.places["te", j][f, phase] = z
+            options.append(z)
+        for x in xs:
+            m.Add(sum(options) >= x)
+
+    def count_moves(self) -> None:
+        """Each swap moves at most one token: the travel, and one jump per teleported token,
+        take at most the swap cards played. After its jump a token is at each further field
+        by a move of its own (with one Tosende Elemente in hand, d(a, b) between a and b)."""
+        m, router = self.m, self.router
+        moves = list(self.travel.values())
+        for j in range(self.n_any):
+            places = self.places["te", j]
+            if not places:
+                continue
+            used = m.NewBoolVar(f"teleport_{j}")
+            at = defaultdict(list)
+            for (f, _phase), z in places.items():
+                m.Add(used >= z)
+                at[f].append(z)
+            fields = {}
+            for f, zs in at.items():
+                fields[f] = zs[0]
+                if len(zs) > 1:
+                    fields[f] = m.NewBoolVar(f"teleported_{f}_{j}")
+                    for z in zs:
+                        m.Add(fields[f] >= z)
+            after = m.NewIntVar(0, self.budget, f"travel_te_{j}")
+            m.Add(after >= sum(fields.values()) - 1)
+            if self.n_any == 1:  # no second jump: from field to field by neighbour swaps
+                pairs = list(fields.items())
+                for i, (a, za) in enumerate(pairs):
+                    for b, zb in pairs[i + 1:]:
+                        need = self.apart(a).get(b, self.budget + 1)
+                        if need >= self.budget:  # (after <= budget - 1: the jump is one)
+                            m.AddBoolOr([za.Not(), zb.Not()])
+                        elif need > 1:
+                            m.Add(after >= need * (za + zb - 1))
+            moves += [used, after]
+        played = sum(x for (k, key), x in router.use.items()
+                     if k in router.swap_kinds and key in ("credit", "waste"))
+        m.Add(sum(moves) <= played)
+
+    def one_place_at_the_end(self) -> None:
+        """A token stands on one field at the end of the turn: on the field the turn ends
+        on, if the hunter entered that field on it."""
+        m = self.m
+        ended = defaultdict(list)
+        for layer in self.router.layers:
+            for v, x in layer.end.items():
+                ended[v].append(x)
+        for places in self.places.values():
+            ends = {f: y for (f, phase), y in places.items() if phase == "end"}
+            if not ends:
+                continue
+            somewhere = sum(ends.values())
+            m.Add(somewhere <= 1)
+            for (v, phase), y in places.items():
+                if phase == "in" and ended[v]:
+                    m.Add(y + sum(ended[v]) + somewhere - ends.get(v, 0) <= 2)
+
+    def two_places_one_token(self) -> None:
+        """The token from o at fields a and b travels d(a, b) + min(d(o, a), d(o, b)) at
+        least (never, when b is out of its reach)."""
+        m = self.m
+        for o in self.origins:
+            places = list(self.places["origin", o].items())
+            for i, ((a, pa), ya) in enumerate(places):
+                for (b, pb), yb in places[i + 1:]:
+                    if a == b or pa == pb == "end":  # (one place at the end)
+                        continue
+                    da, db = self.dist[o][a], self.dist[o][b]
+                    dab = self.apart(a).get(b)
+                    need = self.budget + 1 if dab is None else dab + min(da, db)
+                    if need > self.budget:
+                        m.AddBoolOr([ya.Not(), yb.Not()])
+                    elif need > max(da, db):
+                        m.Add(self.travel[o] >= need * (ya + yb - 1))
+
+    def no_token_follows_the_hunter(self, jokers: set[int]) -> None:
+        """Two jokers entered one straight after the other hold different tokens."""
+        m, L = self.m, self.router.layers[0]
+        arcs = [((u, v), x) for (u, v), x in L.steps.items()]
+        arcs += [((u, v), x) for (u, _b, v), x in L.flights.items()]
+        for (u, v), x in arcs:
+            if u not in jokers or v not in jokers:
+                continue
+            for places in self.places.values():
+                if (u, "in") in places and (v, "in") in places:
+                    m.Add(places[u, "in"] + places[v, "in"] + x <= 2)
+
+    def origins_left_behind(self) -> None:
+        """Where the token from o is at a joker f, the hunter enters o free on it only before
+        f, and not straight before f; entering o on it after f, the token came back (travel
+        2 d(o, f) at least). Entered on another token, o is a joker of its own; entered on the
+        tile that replaced the token, a card pays (``ANY_TILE``). A token the hunter enters o
+        on leaves o only after the hunter: never, if the turn ends there."""
+        m, router = self.m, self.router
+        L = router.layers[0]
+        order = _positions(router)
+        straight = defaultdict(list)
+        for (u, v), x in L.steps.items():
+            straight[u, v].append(x)
+        for (u, _b, v), x in L.flights.items():
+            straight[u, v].append(x)
+        ends = defaultdict(list)
+        for layer in router.layers:
+            for v, x in layer.end.items():
+                ends[v].append(x)
+        for o in self.origins:
+            free = L.efree.get(o)
+            if free is None or o == router.start:
+                continue
+            for (f, phase), y in self.places["origin", o].items():
+                if phase == "end":
+                    # the token leaves o after the hunter: not if the turn ends there
+                    if ends[o]:
+                        m.Add(y + free + sum(ends[o]) <= 2)
+                if phase != "in":
+                    continue
+                if straight[o, f]:
+                    m.Add(y + free + sum(straight[o, f]) <= 2)
+                early = m.NewBoolVar(f"early_{o}_{f}")
+                m.Add(order[o] + 1 <= order[f]).OnlyEnforceIf([y, free, early])
+                m.Add(self.travel[o] >= 2 * self.dist[o][f]).OnlyEnforceIf(
+                    [y, free, early.Not()])
+
+    def origins_on_the_continuation(self, refills: dict) -> None:
+        """An origin o of the own terrain whose token left ends the turn without it unless
+        the token came back (travel 2 d(o, f) at least for each joker f it was at; not from
+        its place at the end) or another token came: else the continuation, passing o, pays
+        there. (The continuation pays for Weite Reise's terrain anyway.)"""
+        m, router = self.m, self.router
+        charged = []
+        for o, refill in refills.items():
+            places = self.places["origin", o]
+            if not places:
+                continue
+            gone = m.NewBoolVar(f"left_{o}")
+            back = m.NewBoolVar(f"back_{o}")
+            for (f, phase), y in places.items():
+                m.Add(gone >= y)
+                if phase == "end":
+                    m.Add(back + y <= 1)
+                else:
+                    m.Add(self.travel[o] >= 2 * self.dist[o][f]).OnlyEnforceIf([back, y])
+            charge = m.NewBoolVar(f"charge_{o}")
+            m.Add(charge + back + refill >= gone + sum(router.cont.ins[o]) - 1)
+            charged.append(charge)
+        router.rem = router.rem + sum(charged)
+
+
+def _positions(router) -> dict:
+    """Position numbers along the relaxed route: larger on every move's far end."""
+    m, isl = router.m, router.isl
+    L = router.layers[0]
+    n = len(isl.names)
+    order = {v: m.NewIntVar(0, n, f"pos_{v}") for v in range(n)}
+    m.Add(order[router.start] == 0)
+    for (u, v), x in L.steps.items():
+        m.Add(order[v] >= order[u] + 1).OnlyEnforceIf(x)
+    for (u, _b, v), x in L.flights.items():
+        m.Add(order[v] >= order[u] + 1).OnlyEnforceIf(x)
+    return order
