@@ -140,6 +140,8 @@ class CpRouter:
         self.swap_kinds = sorted(set(self.can["swap-adjacent"]) | set(self.can["swap-any"]))
         if relax_swaps:
             self.n_swaps = 0
+        # the relaxation's tighter form for three or more swap cards (``route_travel``)
+        self.counts_travel = relax_swaps and sources and not self.strict and travels(self)
         # who stands where (the mover and its partner excepted)
         self.lone: dict[int, list[str]] = {}  # field -> a lone hunter or a guard
         self.pairs: dict[int, list[str]] = {}  # field -> the two carriers
@@ -217,7 +219,7 @@ class CpRouter:
             strict_sources(self)
         elif self.relax and self.sources and self.names_sources():
             swap_sources(self)
-        elif self.relax and self.sources and travels(self):
+        elif self.counts_travel:
             token_travel(self)
         # reaching the goal first, then ending closest, then spending few cards
         self.m.Minimize(self.objective_expr())
@@ -518,8 +520,7 @@ class CpRouter:
                 m.Add(x <= tile[f, t])
             (L.lpaid if leave else L.epaid)[f, t] = x
             paid.append(x)
-        if not leave and self.relax and self.sources and not self.strict and travels(self) \
-                and self.origin(f):
+        if not leave and self.counts_travel and self.origin(f):
             # a free printed tile whose token has left (``route_travel``): a card pays for
             # whatever tile came in its place
             x = m.NewBoolVar(f"ea{e}_{f}")

@@ -407,15 +407,11 @@ def _token_sources(router, src: _Sources) -> None:
     m, isl = router.m, router.isl
     own, tiles0 = router.own, router.tiles0
     cont_out = router.cont.leave_steps if router.waiter and not router.carrying else {}
-    cont_in = {v: list(router.cont.ins[v]) + ([cont_out[v]] if v in cont_out else [])
-               for v in isl.fields}  # the continuation's entries, the pair's way out too
+    cont_in = continuation_entries(router)
     n_any = router.count["swap-any"]
     two = router.swap_cards() == 2
     own_fields = [g for g in isl.fields if tiles0[g] == own]
-    ends = defaultdict(list)
-    for L in router.layers:
-        for v, x in L.end.items():
-            ends[v].append(x)
+    ends = turn_ends(router)
     picks, chain_picks, twice = [], [], []
     src.token_at = {}
     for f in isl.fields:
@@ -471,18 +467,40 @@ def _token_sources(router, src: _Sources) -> None:
         m.Add(sum(options) == pick)
         picks.append(pick)
         src.token_at[f] = pick
-        if f in router.cont_twice:
-            # the continuation enters f, then leaves the treasure field into f with the pair:
-            # freeing f saves two cards
-            both = m.NewBoolVar(f"tok2_{f}")
-            m.Add(both <= pick)
-            m.Add(both <= router.cont_twice[f])
-            twice.append(both)
+        twice += saved_twice(router, f, pick, "tok")
     if chain_picks:
         m.Add(sum(picks) + sum(chain_picks) <= 2)  # a chain takes both swap cards
         # the last swap frees the continuation's field, so it serves no entry
         m.Add(sum(chain_picks) + sum(src.lasts) <= 1)
     m.Add(router.tokens <= sum(picks) + sum(twice))
+
+
+def turn_ends(router) -> dict[int, list]:
+    """Field -> the literals "the turn ends here", one per layer."""
+    ends = defaultdict(list)
+    for L in router.layers:
+        for v, x in L.end.items():
+            ends[v].append(x)
+    return ends
+
+
+def continuation_entries(router) -> dict[int, list]:
+    """Field -> the continuation's entries into it, the pair's way out of the treasure field
+    too."""
+    cont_out = router.cont.leave_steps if router.waiter and not router.carrying else {}
+    return {v: list(router.cont.ins[v]) + ([cont_out[v]] if v in cont_out else [])
+            for v in router.isl.fields}
+
+
+def saved_twice(router, f: int, pick, name: str) -> list:
+    """Where the continuation enters f, then leaves the treasure field into f with the pair,
+    freeing f (``pick``) saves two cards: [the literal of that], else []."""
+    if f not in router.cont_twice:
+        return []
+    both = router.m.NewBoolVar(f"{name}2_{f}")
+    router.m.Add(both <= pick)
+    router.m.Add(both <= router.cont_twice[f])
+    return [both]
 
 
 def _off(m, y, g: int, ins: dict, outs: dict) -> None:

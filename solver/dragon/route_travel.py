@@ -34,7 +34,11 @@ when it serves, and the continuation's tokens are left out: both only loosen the
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
+
+import networkx as nx
+
+from solver.dragon.route_relax import continuation_entries, saved_twice, turn_ends
 
 ANY_TILE = "any-tile"  # a relaxed payment: a card for the tile that replaced a free one
 
@@ -45,41 +49,16 @@ def travels(router) -> bool:
     return n >= 3 and router.count["swap-adjacent"] + router.count["swap-any"] == n
 
 
-def _swappable(router) -> set[int]:
-    """Fields that can ever be swapped: no dragon or hunter that stays for the whole turn."""
-    out = set()
-    for f in router.isl.fields:
-        if f in router.dragons and f not in router.rm:
-            continue
-        if f in router.lone and f not in router.fo:
-            continue
-        if f in router.pairs and f not in router.f2 and f not in router.raid:
-            continue
-        out.add(f)
-    return out
-
-
-def _distances(isl, fields: set[int], start: int) -> dict[int, int]:
-    """Steps from ``start`` to each field of ``fields`` reachable through ``fields``."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        v = queue.popleft()
-        for w in isl.adj[v]:
-            if w in fields and w not in dist:
-                dist[w] = dist[v] + 1
-                queue.append(w)
-    return dist
-
-
-def _gone(router, o: int):
-    """1, or the literals sending away whoever stands on o (a token leaves o by a swap)."""
-    if o in router.dragons:
-        return router.rm[o]
-    if o in router.lone:
-        return router.fo[o]
-    if o in router.pairs:
-        return sum(d[o] for d in (router.f2, router.raid) if o in d)
+def _vacated(router, f: int):
+    """Can f be swapped: 1 (nobody stays on it), the literals sending away whoever stands
+    there (a dragon or another hunter), or None (they stay for the whole turn)."""
+    if f in router.dragons:
+        return router.rm.get(f)
+    if f in router.lone:
+        return router.fo.get(f)
+    if f in router.pairs:
+        ways = [d[f] for d in (router.f2, router.raid) if f in d]
+        return sum(ways) if ways else None
     return 1
 
 
@@ -112,20 +91,14 @@ def _continuation_tokens(router) -> dict:
     """For each paid field of the continuation, the literal "a token frees it at the end of
     the turn"; the relaxation's continuation tokens are at most their number (a field the
     continuation enters twice, in and out with the pair, counts twice)."""
-    m, isl = router.m, router.isl
-    cont_out = router.cont.leave_steps if router.waiter and not router.carrying else {}
+    m = router.m
     picks, twice = {}, []
-    for f in isl.fields:
-        entries = list(router.cont.ins[f]) + ([cont_out[f]] if f in cont_out else [])
+    for f, entries in continuation_entries(router).items():
         if not entries or router.tiles0[f] == router.own:
             continue
         pick = picks[f] = m.NewBoolVar(f"end_token_{f}")
         m.Add(pick <= sum(entries))
-        if f in router.cont_twice:
-            both = m.NewBoolVar(f"end_token2_{f}")
-            m.Add(both <= pick)
-            m.Add(both <= router.cont_twice[f])
-            twice.append(both)
+        twice += saved_twice(router, f, pick, "end_token")
     m.Add(router.tokens <= sum(picks.values()) + sum(twice))
     return picks
 
@@ -138,7 +111,15 @@ class _Travel:
 
     def __init__(self, router) -> None:
         self.router, self.m, self.isl = router, router.m, router.isl
-        self.ok = _swappable(router)
+        self.vacated = {f: _vacated(router, f) for f in self.isl.fields}
+        self.ok = {f for f, cond in self.vacated.items() if cond is not None}
+        self.graph = nx.Graph()  # the fields a token can pass
+        self.graph.add_nodes_from(self.ok)
+        self.graph.add_edges_from((f, g) for f in self.ok for g in self.isl.adj[f] if g in self.ok)
+        L = router.layers[0]
+        self.moves = [((u, v), x) for (u, v), x in L.steps.items()]
+        self.moves += [((u, v), x) for (u, _b, v), x in L.flights.items()]
+        self.ended = turn_ends(router)
         self.budget = router.swap_cards()
         self.n_any = router.count["swap-any"]
         own, lj = router.own, router.lj
@@ -153,7 +134,7 @@ class _Travel:
     def apart(self, f: int) -> dict[int, int]:
         """Neighbour swaps from f to each field (through fields that can be swapped)."""
         if f not in self._apart:
-            self._apart[f] = _distances(self.isl, self.ok, f)
+            self._apart[f] = nx.single_source_shortest_path_length(self.graph, f)
         return self._apart[f]
 
     def need(self, f: int, phase: str, xs: list) -> None:
@@ -164,7 +145,7 @@ class _Travel:
             if not d or d > self.budget:
                 continue
             y = m.NewBoolVar(f"serves_{f}_{phase}_{o}")
-            for cond in (free, _gone(self.router, o)):
+            for cond in (free, self.vacated[o]):
                 if not isinstance(cond, int):
                     m.Add(y <= cond)
             m.Add(self.travel[o] >= d).OnlyEnforceIf(y)
@@ -218,11 +199,7 @@ class _Travel:
     def one_place_at_the_end(self) -> None:
         """A token stands on one field at the end of the turn: on the field the turn ends
         on, if the hunter entered that field on it."""
-        m = self.m
-        ended = defaultdict(list)
-        for layer in self.router.layers:
-            for v, x in layer.end.items():
-                ended[v].append(x)
+        m, ended = self.m, self.ended
         for places in self.places.values():
             ends = {f: y for (f, phase), y in places.items() if phase == "end"}
             if not ends:
@@ -253,10 +230,8 @@ class _Travel:
 
     def no_token_follows_the_hunter(self, jokers: set[int]) -> None:
         """Two jokers entered one straight after the other hold different tokens."""
-        m, L = self.m, self.router.layers[0]
-        arcs = [((u, v), x) for (u, v), x in L.steps.items()]
-        arcs += [((u, v), x) for (u, _b, v), x in L.flights.items()]
-        for (u, v), x in arcs:
+        m = self.m
+        for (u, v), x in self.moves:
             if u not in jokers or v not in jokers:
                 continue
             for places in self.places.values():
@@ -271,16 +246,11 @@ class _Travel:
         on leaves o only after the hunter: never, if the turn ends there."""
         m, router = self.m, self.router
         L = router.layers[0]
-        order = _positions(router)
+        order = self.positions()
         straight = defaultdict(list)
-        for (u, v), x in L.steps.items():
-            straight[u, v].append(x)
-        for (u, _b, v), x in L.flights.items():
-            straight[u, v].append(x)
-        ends = defaultdict(list)
-        for layer in router.layers:
-            for v, x in layer.end.items():
-                ends[v].append(x)
+        for arc, x in self.moves:
+            straight[arc].append(x)
+        ends = self.ended
         for o in self.origins:
             free = L.efree.get(o)
             if free is None or o == router.start:
@@ -298,6 +268,16 @@ class _Travel:
                 m.Add(order[o] + 1 <= order[f]).OnlyEnforceIf([y, free, early])
                 m.Add(self.travel[o] >= 2 * self.dist[o][f]).OnlyEnforceIf(
                     [y, free, early.Not()])
+
+    def positions(self) -> dict:
+        """Position numbers along the relaxed route: larger on every move's far end."""
+        m = self.m
+        n = len(self.isl.names)
+        order = {v: m.NewIntVar(0, n, f"pos_{v}") for v in range(n)}
+        m.Add(order[self.router.start] == 0)
+        for (u, v), x in self.moves:
+            m.Add(order[v] >= order[u] + 1).OnlyEnforceIf(x)
+        return order
 
     def origins_on_the_continuation(self, refills: dict) -> None:
         """An origin o of the own terrain whose token left ends the turn without it unless
@@ -322,17 +302,3 @@ class _Travel:
             m.Add(charge + back + refill >= gone + sum(router.cont.ins[o]) - 1)
             charged.append(charge)
         router.rem = router.rem + sum(charged)
-
-
-def _positions(router) -> dict:
-    """Position numbers along the relaxed route: larger on every move's far end."""
-    m, isl = router.m, router.isl
-    L = router.layers[0]
-    n = len(isl.names)
-    order = {v: m.NewIntVar(0, n, f"pos_{v}") for v in range(n)}
-    m.Add(order[router.start] == 0)
-    for (u, v), x in L.steps.items():
-        m.Add(order[v] >= order[u] + 1).OnlyEnforceIf(x)
-    for (u, _b, v), x in L.flights.items():
-        m.Add(order[v] >= order[u] + 1).OnlyEnforceIf(x)
-    return order
