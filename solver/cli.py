@@ -7,6 +7,7 @@ that ``treasure sabords hold`` does not pay for OR-Tools or networkx at start-up
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -35,6 +36,14 @@ class LazyGroup(click.Group):
         module_name, attr = target.split(":")
         return getattr(importlib.import_module(module_name), attr)
 
+    def invoke(self, ctx: click.Context):
+        """Run the command; a reader that stops early (``| head``) ends it quietly."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _silence_stdout()
+            raise click.exceptions.Exit(0) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, SUBCOMMANDS[name][1]) for name in sorted(SUBCOMMANDS)]
         with formatter.section("Commands"):
@@ -52,10 +61,26 @@ def cli() -> None:
     """
 
 
+def _silence_stdout() -> None:
+    """Point standard output at the null device so that the final flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: bad input becomes one line on stderr and exit status 2."""
+    """Entry point: bad input becomes one line on stderr and exit status 2; a closed pipe
+    (``treasure ... | head``) ends quietly with status 0."""
     try:
         cli.main(args=argv, prog_name="treasure", standalone_mode=False)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        sys.exit(0)
     except InputError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)

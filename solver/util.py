@@ -20,19 +20,60 @@ class InputError(ValueError):
     """Bad user input (dice string, card name, board file...): the CLI prints one line, exits 2."""
 
 
-def read_toml(path: str | os.PathLike, what: str = "TOML file") -> dict:
-    """Parse a TOML file; a missing, unreadable or malformed file is a one-line InputError
-    naming ``what`` and the file."""
+def os_error_text(err: OSError) -> str:
+    """An OS error as words: ``no such file``, ``permission denied``, ``is a directory``..."""
+    reasons = {
+        FileNotFoundError: "no such file",
+        IsADirectoryError: "is a folder, not a file",
+        NotADirectoryError: "a parent in the path is not a folder",
+        PermissionError: "permission denied",
+    }
+    for kind, text in reasons.items():
+        if isinstance(err, kind):
+            return text
+    return (err.strerror or err.__class__.__name__).lower()
+
+
+def read_text(path: str | os.PathLike, what: str = "file") -> str:
+    """A UTF-8 text file's content; a missing, unreadable, binary or non-UTF-8 file is a
+    one-line InputError naming ``what``, the file and the problem."""
     path = Path(path)
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError as err:
-        raise InputError(f"{what} not found: {path}") from err
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: malformed TOML ({err})") from err
+        data = path.read_bytes()
     except OSError as err:
-        raise InputError(f"{what} {path}: {err.strerror}") from err
+        raise InputError(f"cannot read {what} {path}: {os_error_text(err)}") from None
+    if b"\0" in data:
+        raise InputError(f"cannot read {what} {path}: a binary file, not text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(
+            f"cannot read {what} {path}: not UTF-8 text (byte 0x{data[err.start]:02x} at "
+            f"offset {err.start}); save it as UTF-8"
+        ) from None
+
+
+def read_toml(path: str | os.PathLike, what: str = "TOML file") -> dict:
+    """Parse a TOML file; a missing, unreadable, non-UTF-8 or malformed file is a one-line
+    InputError naming ``what`` and the file."""
+    text = read_text(path, what)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{what} {path}: malformed TOML ({err})") from None
+
+
+def output_path(path: str | os.PathLike, what: str = "output file") -> Path:
+    """``path`` as a place to write a file: its folder must exist (a missing parent folder is
+    an InputError, as in other command-line tools) and it must not be a folder itself."""
+    path = Path(path)
+    parent = path.parent
+    if path.is_dir():
+        raise InputError(f"cannot write {what} {path}: is a folder")
+    if not parent.is_dir():
+        problem = "is not a folder" if parent.exists() else "does not exist"
+        raise InputError(f"cannot write {what} {path}: the folder {parent} {problem}")
+    return path
 
 
 def variant_descriptions(variants: dict[str, dict]) -> dict[str, str]:

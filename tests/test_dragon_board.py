@@ -104,7 +104,7 @@ def test_board_file_breaking_a_rule_is_one_clear_error(board_data, mutate, messa
 
 
 def test_board_file_errors_from_disk(tmp_path):
-    with pytest.raises(InputError, match="not found"):
+    with pytest.raises(InputError, match="no such file"):
         load_island(tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
     bad.write_text("fields = [", encoding="utf-8")

@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError
+from solver.util import MODELS_DIR, InputError, read_text
 
 BOARD_FILE = MODELS_DIR / "armada" / "board.toml"
 KINDS = ("count", "of-a-kind", "full-house")
@@ -173,9 +173,6 @@ def parse_board(text: str, source: str) -> Board:
 def load_board(path: str | Path | None = None) -> Board:
     """The board in ``path`` (default: the shipped reconstruction)."""
     path = Path(path) if path is not None else BOARD_FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"cannot read board file {path}: {err.__class__.__name__}") from None
+    text = read_text(path, "board file")
     source = "models/armada/board.toml" if path.resolve() == BOARD_FILE.resolve() else str(path)
     return parse_board(text, source)

@@ -193,7 +193,13 @@ def load_island(path: str | Path | None = None, model: Rules | None = None) -> I
     """Read a board file (default: the shipped reconstruction)."""
     if path is None:
         return default_island()
-    return island_from_data(read_toml(path, "board file"), str(path), model)
+    data = read_toml(path, "board file")
+    try:
+        return island_from_data(data, f"board file {path}", model)
+    except InputError as err:
+        if str(err).startswith("board file"):
+            raise
+        raise InputError(f"board file {path}: {err}") from None
 
 
 @lru_cache(maxsize=1)

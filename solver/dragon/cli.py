@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 import sys
 import time
-from pathlib import Path
 
 import click
 
 from solver.dragon.board import load_island
 from solver.dragon.position import load_position
 from solver.dragon.route import WORK_LIMIT
-from solver.util import InputError, atomic_write_text, dumps_json
+from solver.util import InputError, atomic_write_text, dumps_json, output_path, read_text
 
 BOARD_HELP = "Board file (default: the shipped reconstruction models/dracheninsel/board.toml)."
-POSITION_HELP = "Position file (default: the opening, every hunter in its boat)."
+POSITION_HELP = ("Position file (default: the opening, every hunter in its boat). Only the "
+                 "hunters listed under [hunters] play; a file without [hunters] (an empty "
+                 "file, say) means all six, each in its boat.")
 
 
 def _load(board: str | None, position: str | None):
@@ -72,17 +73,17 @@ def board(board_file, position_file, route_file, svg_file) -> None:
     """
     from solver.dragon.svg import draw_board
 
+    output_path(svg_file, "picture")
     island, pos = _load(board_file, position_file)
     route = None
     if route_file:
         try:
-            route = json.loads(Path(route_file).read_text(encoding="utf-8"))
-        except FileNotFoundError as err:
-            raise InputError(f"route file not found: {route_file}") from err
+            route = json.loads(read_text(route_file, "route file"))
         except json.JSONDecodeError as err:
-            raise InputError(f"{route_file}: not JSON ({err.msg})") from err
+            raise InputError(f"route file {route_file}: not JSON ({err.msg})") from err
         if not isinstance(route, dict) or not isinstance(route.get("plan"), list):
-            raise InputError(f"{route_file}: expected the JSON of `treasure dragon route --json`")
+            raise InputError(f"route file {route_file}: expected the JSON of "
+                             "`treasure dragon route --json`")
     atomic_write_text(svg_file, draw_board(pos, route))
     click.echo(f"wrote {svg_file}")
 
@@ -104,6 +105,8 @@ def layout(out_file, as_json) -> None:
     from solver.dragon.board import board_toml
     from solver.dragon.layout import HEADER, build_island
 
+    if out_file:
+        output_path(out_file, "board file")
     island, figures = build_island()
     text = board_toml(island, HEADER)
     if out_file:

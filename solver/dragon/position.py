@@ -4,7 +4,8 @@ Position file (TOML)::
 
     treasure = 125                     # coin value lying on the treasure field; 0 = none left
     dragons = ["1,2", "-2,0"]          # at most two dragons on the board
-    [hunters]                          # hunters not listed are not in the game
+    [hunters]                          # hunters not listed are not in the game; without
+                                       # [hunters] (an empty file) all six are, in their boats
     blue = "boat"                      # in its own boat
     red = "boat:green"                 # in another boat (stays there after a delivery)
     grey = "0,0"                       # waiting alone on the treasure field
@@ -182,7 +183,13 @@ def load_position(path: str | Path | None, island: Island) -> Position:
     """Read a position file; without one, the opening position."""
     if path is None:
         return opening(island)
-    return position_from_data(read_toml(path, "position file"), island, str(path))
+    data = read_toml(path, "position file")
+    try:
+        return position_from_data(data, island, f"position file {path}")
+    except InputError as err:
+        if str(err).startswith("position file"):
+            raise
+        raise InputError(f"position file {path}: {err}") from None
 
 
 def position_toml(pos: Position) -> str:
