@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "sabords": ("solver.sabords.cli:sabords", "Mille Sabords: score, hold, value."),
     "armada": ("solver.armada.cli:armada", "Gold Armada: hold, value, whole-game solve."),
     "dragon": ("solver.dragon.cli:dragon", "Die Dracheninsel: board, layout, route, patrol."),
+    "cache": ("solver.cache_cli:cache", "The disk cache of solved tables: show, clear."),
     "check": ("solver.rules.cli:check", "The rules verifier: editions, invariants, certificates."),
 }
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from solver.cli import main
+from tests.cli_helpers import run
 
 
 @pytest.fixture(scope="module")
@@ -20,16 +20,6 @@ def cache(tmp_path_factory):
 
         load_table(default_game(), "solo", show_progress=False)
         yield path
-
-
-def run(argv, capsys) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_hold_turn_json_contract(capsys):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cli import main
+from tests.cli_helpers import run
 
 LATIN1_TOML = "# Spielstand für die Grüne Insel\nname = \"Grüße\"\n".encode("latin-1")
 BINARY = bytes(range(256)) * 4
@@ -35,17 +35,6 @@ def files(tmp_path_factory) -> dict[str, str]:
     paths["folder"] = str(folder)
     paths["no_parent"] = str(folder / "no" / "such" / "folder" / "out.svg")
     return paths
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    """Exit status, stdout and stderr of one in-process ``treasure`` run."""
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def assert_one_line_error(code: int, err: str, *words: str) -> None:

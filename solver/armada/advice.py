@@ -16,9 +16,9 @@ OBJECTIVE_HELP = {
 }
 
 
-def state_table(game: Game, objective: str, rebuild: bool = False) -> np.ndarray | None:
+def state_table(game: Game, objective: str, use_cache: bool = True) -> np.ndarray | None:
     """The whole-game table an objective needs (``None`` for ``turn``)."""
-    return None if objective == "turn" else load_table(game, objective, rebuild=rebuild)
+    return None if objective == "turn" else load_table(game, objective, use_cache=use_cache)
 
 
 def _live_state(game: Game, text: str) -> tuple[tuple[int, ...], int]:
@@ -62,13 +62,14 @@ def _header(game: Game, state: str, objective: str) -> dict:
             "variants": list(game.rules.variants)}
 
 
-def hold(game: Game, state: str, rolls_left: int, dice: str, objective: str) -> dict:
+def hold(game: Game, state: str, rolls_left: int, dice: str, objective: str,
+         use_cache: bool = True) -> dict:
     """The best keep for ``dice`` with ``rolls_left`` rolls to come, and every alternative."""
     levels, skulls = _live_state(game, state)
     if not 0 <= rolls_left < game.rules.rolls:
         raise InputError(f"rolls left must be 0 to {game.rules.rolls - 1}, got {rolls_left}")
     counts = game.parse_dice(dice)
-    a = analyse(game, levels, skulls, objective, state_table(game, objective))
+    a = analyse(game, levels, skulls, objective, state_table(game, objective, use_cache))
     sp = game.space
     row = int(np.flatnonzero(sp.index(counts) == sp.full)[0])
     shown = game.dice_text(counts)
@@ -107,10 +108,10 @@ def _take(a: TurnAnalysis, row: int, shown: str) -> dict:
     return {"best": best, "value": best["value"], "options": options}
 
 
-def value(game: Game, state: str, objective: str) -> dict:
+def value(game: Game, state: str, objective: str, use_cache: bool = True) -> dict:
     """The expected value of a state under ``objective`` and the first turn's chances."""
     levels, skulls = _live_state(game, state)
-    table = state_table(game, objective)
+    table = state_table(game, objective, use_cache)
     a = analyse(game, levels, skulls, objective, table)
     expected = a.value if table is None else float(table[skulls, game.code(levels)])
     result = _header(game, state, objective)

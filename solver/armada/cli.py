@@ -29,11 +29,19 @@ def _game(board_file, variants):
     return Game.load(board_file, tuple(variants))
 
 
+_no_cache_option = click.option(
+    "--no-cache", is_flag=True,
+    help="Solve the whole-game table again (seconds) without reading or writing the cache.")
+
+
+OBJECTIVE_MEANINGS = {"turn": "this turn's token", "solo": "final score, one player",
+                      "duel": "final margin over an opponent"}
+
+
 def _objective_option(choices: list[str], default: str):
-    return click.option("--objective", type=click.Choice(choices), default=default,
-                        show_default=True,
-                        help="turn: this turn's token; solo: final score, one player; "
-                             "duel: final margin over an opponent.")
+    meanings = "; ".join(f"{c}: {OBJECTIVE_MEANINGS[c]}" for c in choices)
+    return click.option("--objective", type=click.Choice(choices, case_sensitive=False),
+                        default=default, show_default=True, help=meanings + ".")
 
 
 @click.group()
@@ -60,10 +68,12 @@ def armada() -> None:
               help="Rolls still to come after these dice (0, 1 or 2).")
 @_objective_option(["turn", "solo", "duel"], "solo")
 @click.option("--all", "show_all", is_flag=True, help="List every option, not the best ten.")
+@_no_cache_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_common
 @click.argument("dice")
-def hold(state, rolls_left, objective, show_all, as_json, board_file, variants, dice) -> None:
+def hold(state, rolls_left, objective, show_all, no_cache, as_json, board_file, variants,
+         dice) -> None:
     """Which dice to keep (or, with no rolls left, which doubloon to take).
 
     \b
@@ -75,7 +85,7 @@ def hold(state, rolls_left, objective, show_all, as_json, board_file, variants, 
     from solver.armada.advice import hold as advise
 
     game = _game(board_file, variants)
-    result = advise(game, state, rolls_left, dice, objective)
+    result = advise(game, state, rolls_left, dice, objective, use_cache=not no_cache)
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
@@ -109,9 +119,10 @@ def hold(state, rolls_left, objective, show_all, as_json, board_file, variants, 
 @click.option("--board-state", "state", default="0000000000/0", show_default=True,
               help=STATE_HELP)
 @_objective_option(["turn", "solo", "duel"], "solo")
+@_no_cache_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_common
-def value(state, objective, as_json, board_file, variants) -> None:
+def value(state, objective, no_cache, as_json, board_file, variants) -> None:
     """The expected value of a board state under optimal play.
 
     \b
@@ -122,7 +133,7 @@ def value(state, objective, as_json, board_file, variants) -> None:
     from solver.armada.advice import value as evaluate
 
     game = _game(board_file, variants)
-    result = evaluate(game, state, objective)
+    result = evaluate(game, state, objective, use_cache=not no_cache)
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
@@ -161,7 +172,7 @@ def solve(objective, no_cache, as_json, board_file, variants) -> None:
     result = {"board": game.board.label, "objective": objective,
               "variants": list(game.rules.variants), "states": game.n_states,
               "opening": round(float(table[skulls, game.code(levels)]), 9),
-              "cache": str(cache_path(game, objective)),
+              "cache": str(cache_path(game, objective) or "(not cached)"),
               "seconds": round(time.perf_counter() - start, 2)}
     if as_json:
         click.echo(dumps_json(result), nl=False)

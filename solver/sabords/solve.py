@@ -12,7 +12,6 @@ from solver.engine import STOP, evaluate, solve
 from solver.sabords.model import TurnModel, build_model
 from solver.sabords.objective import Objective
 from solver.sabords.rules import Rules
-from solver.util import atomic_write_bytes, cache_dir, cache_key
 
 CACHE_VERSION = 2
 
@@ -70,33 +69,22 @@ def _assemble(model: TurnModel, value, policy, bust, chest) -> TurnSolution:
     )
 
 
-def _cache_file(card: str, objective: Objective, rules: Rules):
-    key = cache_key("sabords", CACHE_VERSION, card, objective.name, rules.key())
-    return cache_dir() / "sabords" / f"{card}-{objective.name.replace(':', '_')}-{key}.npz"
-
-
 @cache
 def solve_turn(card: str, objective: Objective, rules: Rules, use_cache: bool = True):
     """The solved turn for one card (from the disk cache when allowed and present)."""
-    model = build_model(rules.card(card), rules, objective)
-    path = _cache_file(card, objective, rules)
-    if use_cache and path.exists():
-        try:
-            with np.load(path) as data:
-                arrays = [data[k] for k in ("value", "policy", "bust", "chest")]
-            if arrays[0].shape == model.problem.live.shape:
-                return _assemble(model, *arrays)
-        except (OSError, KeyError, ValueError):
-            pass
-    solution = solve(model.problem)
-    bust, chest = _policy_outcomes(model, solution.policy)
-    if use_cache:
-        import io
+    from solver.cache import load_or_build
 
-        buffer = io.BytesIO()
-        np.savez(buffer, value=solution.value, policy=solution.policy, bust=bust, chest=chest)
-        atomic_write_bytes(path, buffer.getvalue())
-    return _assemble(model, solution.value, solution.policy, bust, chest)
+    model = build_model(rules.card(card), rules, objective)
+
+    def build() -> dict[str, np.ndarray]:
+        solution = solve(model.problem)
+        bust, chest = _policy_outcomes(model, solution.policy)
+        return {"value": solution.value, "policy": solution.policy, "bust": bust,
+                "chest": chest}
+
+    arrays = load_or_build("sabords", (CACHE_VERSION, card, objective.name, rules.key()), build,
+                           use_cache=use_cache, label=f"{card}-{objective.name}")
+    return _assemble(model, *(arrays[k] for k in ("value", "policy", "bust", "chest")))
 
 
 def action_table(sol: TurnSolution, mode: int, position: int):
