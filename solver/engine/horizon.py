@@ -58,12 +58,7 @@ class Horizon:
         sp = self.space
         best = np.array(keep_values, dtype=np.float64, copy=True)
         best[..., sp.size > self.cap] = -np.inf
-        for m in range(sp.dice):
-            ids = sp.levels[m]
-            for face in range(sp.faces):
-                kids = sp.child[ids, face]
-                best[..., kids] = np.maximum(best[..., kids], best[..., ids])
-        return best[..., sp.full]
+        return sp.best_below(best)[..., sp.full]
 
     def stages(self, final: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """``(shown, keep)``: ``shown[r]`` over full nodes for ``r = 0..rolls-1`` and

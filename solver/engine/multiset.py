@@ -134,6 +134,18 @@ class DiceSpace:
             out[..., ids] = out[..., self.child[ids]].mean(axis=-1)
         return out
 
+    def best_below(self, values: np.ndarray) -> np.ndarray:
+        """For every node, the largest of ``values`` over its sub-multisets (itself included),
+        batched over leading axes: a max walk up the lattice, each node passing its best to its
+        children (a node's sub-multisets are itself and those of its parents)."""
+        best = np.array(values, dtype=np.float64, copy=True)
+        for m in range(self.dice):
+            ids = self.levels[m]
+            for face in range(self.faces):
+                kids = self.child[ids, face]
+                best[..., kids] = np.maximum(best[..., kids], best[..., ids])
+        return best
+
     def expect_exact(self, full_numerators: list[int]) -> list[int]:
         """Exact lattice walk on integers: given numerators ``v[S]`` of full-size values over a
         common denominator ``D``, return for every node ``K`` the integer ``u[K]`` with

@@ -155,15 +155,9 @@ def _actions(space: DiceSpace, card: Card, rules: Rules, live: np.ndarray):
 
 def _protect_payoffs(space: DiceSpace, card: Card, rules: Rules, objective: Objective):
     """For every node K: the best payoff of protecting a sub-multiset of K on Treasure Island
-    when the roll busts (skulls protect nothing). Walks up the lattice: the best subset of
-    ``K + face`` is ``K + face`` itself or the best subset of some ``K``."""
+    when the roll busts (skulls protect nothing)."""
     counts = space.counts.astype(np.int64).copy()
     counts[:, rules.face(rules.skull)] = 0
     protected = stop_outcomes(counts, card, rules, chest=False)
-    best = objective.payoff(protected.own, protected.opponents, protected.win).astype(np.float64)
-    for m in range(space.dice):
-        ids = space.levels[m]
-        for face in range(space.faces):
-            up = space.child[ids, face]
-            best[up] = np.maximum(best[up], best[ids])
-    return best
+    best = objective.payoff(protected.own, protected.opponents, protected.win)
+    return space.best_below(best)
