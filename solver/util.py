@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import tomllib
+import unicodedata
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -74,6 +76,26 @@ def output_path(path: str | os.PathLike, what: str = "output file") -> Path:
         problem = "is not a folder" if parent.exists() else "does not exist"
         raise InputError(f"cannot write {what} {path}: the folder {parent} {problem}")
     return path
+
+
+def normalise_name(name: str) -> str:
+    """A name as the command line compares it: lower case, German umlauts spelt out (ä -> ae,
+    ß -> ss), other accents dropped, every run of other characters one hyphen."""
+    text = str(name).strip().lower()
+    for umlaut, spelt in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        text = text.replace(umlaut, spelt)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def lookup_name(text: str, names: dict[str, str], what: str, known: list[str]) -> str:
+    """The canonical name ``text`` stands for, matched after :func:`normalise_name` against
+    ``names`` (normalised spelling -> canonical name); an unknown one is an InputError listing
+    ``known``."""
+    found = names.get(normalise_name(text))
+    if found is None:
+        raise InputError(f"unknown {what} {text!r}; known: {', '.join(known)}")
+    return found
 
 
 def variant_descriptions(variants: dict[str, dict]) -> dict[str, str]:

@@ -71,7 +71,7 @@ def test_value_turn_plain(capsys):
     ("argv", "fragment"),
     [
         (["hold", "--rolls-left", "1", "--objective", "turn", "BBOP"], "expected 5 dice"),
-        (["hold", "--rolls-left", "1", "--objective", "turn", "BBOPZ"], "unknown die letter"),
+        (["hold", "--rolls-left", "1", "--objective", "turn", "BBOPZ"], "unknown die face"),
         (["hold", "--rolls-left", "3", "--objective", "turn", "BBOPA"], "rolls left"),
         (["hold", "--rolls-left", "-1", "--objective", "turn", "BBOPA"], "rolls left"),
         (["hold", "--rolls-left", "1", "--objective", "turn", "--board-state", "12/0",

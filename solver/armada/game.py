@@ -17,11 +17,32 @@ from solver.armada.board import Board, Pier, load_board
 from solver.armada.rules import Rules, load_rules
 from solver.engine.horizon import Horizon
 from solver.engine.multiset import DiceSpace
-from solver.util import InputError
+from solver.util import InputError, normalise_name
 
 VERSION = 1  # bump when a solve's meaning changes (cache keys)
 # How the next state's value enters an option's value, per objective (see wholegame.py).
 OBJECTIVES = {"turn": 0.0, "solo": 1.0, "duel": -1.0}
+
+
+# German names of the shipped board's symbols (Gold Armada is a German game; the board itself
+# is a reconstruction, so these are plain German words for its symbols).
+SYMBOL_ALIASES = {
+    "barrel": ("fass", "faesser", "fässer"),
+    "bottle": ("flasche", "flaschen", "flaschenpost"),
+    "parrot": ("papagei", "papageien"),
+    "anchor": ("anker",),
+    "cannon": ("kanone", "kanonen"),
+    "map": ("karte", "karten", "schatzkarte", "schatzkarten"),
+}
+
+
+def symbol_spellings(symbols: tuple[str, ...]) -> dict[str, int]:
+    """Normalised word -> symbol index: each name, its plural, and the German aliases."""
+    out: dict[str, int] = {}
+    for i, name in enumerate(symbols):
+        for word in (name, name + "s", *SYMBOL_ALIASES.get(name, ())):
+            out.setdefault(normalise_name(word), i)
+    return out
 
 
 def meets(pier: Pier, level: int, counts: np.ndarray, rules: Rules) -> np.ndarray:
@@ -54,7 +75,15 @@ class Game:
 
     @staticmethod
     def load(board_file: str | None = None, variants: tuple[str, ...] = ()) -> Game:
-        return Game(load_board(board_file), load_rules(variants))
+        """The board in ``board_file`` (default: the shipped one) under the named variants; a
+        pier needing more dice than the game has is an InputError."""
+        board, rules = load_board(board_file), load_rules(variants)
+        for pier in board.piers:
+            need = max(pier.need)
+            if need > rules.dice:
+                raise InputError(f"bad board file {board.source}, pier {pier.name!r}: needs "
+                                 f"{need} dice, but the game has {rules.dice}")
+        return Game(board, rules)
 
     def reduced(self, piers: list[str] | None = None, skulls: int | None = None) -> Game:
         """The same game on fewer piers and/or skulls (small games for exact checks)."""
@@ -168,17 +197,31 @@ class Game:
 
     # ---- dice strings ---------------------------------------------------------------------------
     def parse_dice(self, text: str, count: int | None = None) -> np.ndarray:
-        """``'BBOPA'`` -> face counts; ``count`` dice exactly (default: all)."""
+        """``'BBOPA'`` (any case, spaces allowed) or words (``barrel,barrel,bottle,...``; plurals
+        and German names of the shipped symbols too) -> face counts; ``count`` dice exactly
+        (default: all)."""
         count = self.rules.dice if count is None else count
         letters = self.board.letters
-        clean = (text or "").strip().upper()
-        bad = [c for c in clean if c not in letters]
-        if bad:
-            known = "".join(letters)
-            raise InputError(f"unknown die letter {bad[0]!r} in {text!r}; letters: {known}")
-        if len(clean) != count:
-            raise InputError(f"expected {count} dice, got {len(clean)} in {text!r}")
-        return np.array([clean.count(c) for c in letters], dtype=np.int64)
+        words = symbol_spellings(self.board.symbols)
+        tokens = [t for t in re.split(r"[\s,;]+", (text or "").strip()) if t]
+        shown: list[str] = []
+        for token in tokens:
+            symbol = words.get(normalise_name(token))
+            if symbol is not None:
+                shown.append(letters[symbol])
+                continue
+            bad = [c for c in token.upper() if c not in letters]
+            if bad:
+                known = " ".join(f"{a}={b}" for a, b in zip(letters, self.board.symbols,
+                                                            strict=True))
+                what = f"letter {bad[0]!r} in {token!r}" if len(tokens) == 1 else \
+                    f"word {token!r}"
+                raise InputError(f"unknown die face: {what}; write letters ({known}) or "
+                                 f"symbol words")
+            shown += list(token.upper())
+        if len(shown) != count:
+            raise InputError(f"expected {count} dice, got {len(shown)} in {text!r}")
+        return np.array([shown.count(c) for c in letters], dtype=np.int64)
 
     def dice_text(self, counts) -> str:
         pairs = zip(self.board.letters, counts, strict=True)

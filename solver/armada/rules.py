@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from functools import cache
 
-from solver.util import MODELS_DIR, InputError, read_toml, variant_descriptions
+from solver.util import MODELS_DIR, InputError, normalise_name, read_toml, variant_descriptions
 
 RULES_FILE = MODELS_DIR / "armada" / "rules.toml"
 
@@ -66,4 +66,4 @@ def _load(variants: tuple[str, ...]) -> Rules:
 
 def load_rules(variants: Iterable[str] = ()) -> Rules:
     """The rules under the named variants (order-free; unknown names raise InputError)."""
-    return _load(tuple(sorted(set(variants))))
+    return _load(tuple(sorted({normalise_name(name) for name in variants})))

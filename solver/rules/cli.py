@@ -11,7 +11,8 @@ from solver.util import dumps_json
 
 @click.command()
 @click.option("--game", "games", multiple=True, metavar="GAME",
-              help="Check only this game (repeatable): sabords, armada, dracheninsel.")
+              help="Check only this game (repeatable): sabords, armada, dracheninsel (or dragon, "
+                   "as the command group is named).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
 def check(games, as_json) -> None:
     """Verify the rules: editions compared, rulebook numbers checked against the models,
@@ -26,12 +27,17 @@ def check(games, as_json) -> None:
     """
     from solver.rules.check import run_check
     from solver.rules.games import GAMES
-    from solver.util import InputError
+    from solver.util import InputError, normalise_name
 
+    aliases = {"dragon": "dracheninsel", "piraten-kapern": "sabords", "mille-sabords": "sabords",
+               "gold-armada": "armada"}
+    chosen = []
     for game in games:
-        if game not in GAMES:
-            raise InputError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
-    result = run_check(list(games) or None)
+        name = aliases.get(normalise_name(game), normalise_name(game))
+        if name not in GAMES:
+            raise InputError(f"unknown game {game!r}; known: {', '.join(GAMES)} (or dragon)")
+        chosen.append(name)
+    result = run_check(chosen or None)
     if as_json:
         click.echo(dumps_json(result), nl=False)
     else:

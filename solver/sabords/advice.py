@@ -12,7 +12,7 @@ from solver.sabords.dice import format_dice, parse_dice
 from solver.sabords.objective import Objective
 from solver.sabords.rules import NO_LIMIT, Rules
 from solver.sabords.solve import TurnSolution, action_table, solve_turn
-from solver.util import InputError
+from solver.util import InputError, normalise_name
 
 
 def _mode(sol: TurnSolution, sorceress_used: bool, rerolled: bool) -> int:
@@ -43,6 +43,7 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
            sorceress_used: bool = False, rerolled: bool = False,
            use_cache: bool = True) -> dict:
     """Every option in the state the dice show, best first."""
+    card = rules.card(card).name
     counts = np.array(parse_dice(dice, rules))
     sol = solve_turn(card, objective, rules, use_cache)
     model = sol.model
@@ -106,10 +107,11 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
 
 def card_values(card: str, objective: Objective, rules: Rules, use_cache: bool = True) -> dict:
     """The value of a turn before the first roll, for one card or the deck average."""
-    if card == "deck":
+    if normalise_name(card) in ("deck", "stapel", "pioche"):
+        card = "deck"
         weights = dict(rules.deck)
     else:
-        rules.card(card)
+        card = rules.card(card).name
         weights = {card: 1}
     total = sum(weights.values())
     rows = []

@@ -1,43 +1,44 @@
-"""Reading and writing Mille Sabords dice: letters (``CCDMPSSX``, order free) or words
-(``coin,coin,skull``)."""
+"""Reading and writing Mille Sabords dice: letters (``CCDMPSSX``, order free, any case, spaces
+allowed) or words (``coin,coin,skull``; German and French words too: ``Totenkopf``)."""
 
 from __future__ import annotations
 
+import re
+
+from solver.sabords.names import face_name
 from solver.sabords.rules import Rules
 from solver.util import InputError
 
-WORDS = {
-    "coin": "C", "coins": "C", "gold": "C",
-    "diamond": "D", "diamonds": "D",
-    "monkey": "M", "monkeys": "M",
-    "parrot": "P", "parrots": "P",
-    "sabre": "S", "sabres": "S", "saber": "S", "sabers": "S", "sword": "S", "swords": "S",
-    "skull": "X", "skulls": "X",
-}
+
+def _letters_of(token: str, rules: Rules) -> list[str] | None:
+    """The letters one token of a dice string stands for: a face word, or a run of letters;
+    None when it is neither."""
+    face = face_name(token, list(rules.faces))
+    if face is not None:
+        return [rules.letters[rules.faces.index(face)]]
+    if all(ch in rules.letters for ch in token.upper()):
+        return list(token.upper())
+    return None
 
 
 def parse_dice(text: str, rules: Rules, count: int | None = None) -> tuple[int, ...]:
     """Face counts of a dice string; ``count`` dice exactly (default: all the game's dice)."""
     count = rules.dice if count is None else count
-    raw = text.strip()
-    if not raw:
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    if not tokens:
         raise InputError("no dice given: write them as letters, e.g. CCDMPSSX")
-    if any(sep in raw for sep in ",; ") or raw.lower() in WORDS:
-        letters = []
-        for word in raw.replace(";", ",").replace(" ", ",").split(","):
-            if not word:
-                continue
-            letter = WORDS.get(word.lower())
-            if letter is None:
-                raise InputError(f"unknown die face {word!r}; faces: {', '.join(rules.faces)}")
-            letters.append(letter)
-    else:
-        letters = list(raw.upper())
+    letters = []
+    for token in tokens:
+        found = _letters_of(token, rules)
+        if found is None:
+            known = " ".join(f"{a}={b}" for a, b in zip(rules.letters, rules.faces, strict=True))
+            bad = next((ch for ch in token.upper() if ch not in rules.letters), token)
+            what = f"letter {bad!r} in {token!r}" if len(tokens) == 1 else f"word {token!r}"
+            raise InputError(f"unknown die face: {what}; write letters ({known}) or face "
+                             f"words ({', '.join(rules.faces)})")
+        letters += found
     counts = [0] * len(rules.faces)
     for letter in letters:
-        if letter not in rules.letters:
-            known = " ".join(f"{a}={b}" for a, b in zip(rules.letters, rules.faces, strict=True))
-            raise InputError(f"unknown die face {letter!r}; letters: {known}")
         counts[rules.letters.index(letter)] += 1
     if sum(counts) != count:
         raise InputError(f"expected {count} dice, got {sum(counts)} in {text!r}")

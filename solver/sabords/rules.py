@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError, read_toml, variant_descriptions
+from solver.util import MODELS_DIR, InputError, normalise_name, read_toml, variant_descriptions
 
 RULES_FILE = MODELS_DIR / "sabords" / "rules.toml"
 NO_LIMIT = 10**9
@@ -73,9 +73,11 @@ class Rules:
         return self.faces.index(name)
 
     def card(self, name: str) -> Card:
-        if name not in self.cards:
-            raise InputError(f"unknown card {name!r}; known: {', '.join(self.cards)}")
-        return self.cards[name]
+        """The card ``name`` names: English, German or French, any case
+        (:mod:`solver.sabords.names`)."""
+        from solver.sabords.names import card_name
+
+        return self.cards[card_name(name, list(self.cards))]
 
     def with_dice(self, dice: int) -> Rules:
         """The same rules played with fewer dice (reduced games for brute-force checks)."""
@@ -180,7 +182,7 @@ def _load(variants: tuple[str, ...]) -> Rules:
 
 def load_rules(variants: Iterable[str] = ()) -> Rules:
     """The rules under the named variants (order-free; unknown names raise InputError)."""
-    return _load(tuple(sorted(set(variants))))
+    return _load(tuple(sorted({normalise_name(name) for name in variants})))
 
 
 STANDARD_CARDS = (

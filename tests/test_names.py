@@ -1,0 +1,88 @@
+"""One spelling everywhere: names are case-insensitive, German (and French) names work, dice
+may be words in both dice games."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.armada.game import default_game
+from solver.sabords.dice import parse_dice
+from solver.sabords.rules import load_rules
+from solver.util import InputError, normalise_name
+from tests.cli_helpers import run
+
+
+def test_normalise_name_folds_case_umlauts_and_punctuation():
+    assert normalise_name("Kapitän") == normalise_name("KAPITAEN") == "kapitaen"
+    assert normalise_name("  Tête de mort ") == "tete-de-mort"
+    assert normalise_name("Sea_Battle 2") == "sea-battle-2"
+
+
+@pytest.mark.parametrize("spelling, card", [
+    ("Captain", "captain"), ("Kapitän", "captain"), ("ZAUBERIN", "sorceress"),
+    ("Schatzinsel", "treasure-island"), ("Totenkopf 2", "skulls-2"),
+    ("Piratenschiff-3", "sea-battle-3"), ("Diamant", "diamond"), ("Sea Battle 4", "sea-battle-4"),
+])
+def test_card_names(spelling, card):
+    assert load_rules().card(spelling).name == card
+
+
+def test_unknown_card_lists_the_known_ones():
+    with pytest.raises(InputError, match="unknown card 'Kaptain'; known: none, treasure-island"):
+        load_rules().card("Kaptain")
+
+
+@pytest.mark.parametrize("text", [
+    "CCDMPSXX", "ccdmpsxx", "CC DMPSXX", "coin,coin,diamond,monkey,parrot,sabre,skull,skull",
+    "Münze Münze Diamant Affe Papagei Säbel Totenkopf Totenkopf", "CC,diamond,M,P,S,XX",
+])
+def test_sabords_dice_spellings(text):
+    assert parse_dice(text, load_rules()) == (2, 1, 1, 1, 1, 2)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("CCDMPSXQ", "letter 'Q' in 'CCDMPSXQ'"),
+    ("CC QQ DMPSXX", "word 'QQ'"),
+    ("CCDMPSX", "expected 8 dice, got 7"),
+])
+def test_sabords_dice_errors_say_what_is_wrong(text, message):
+    with pytest.raises(InputError, match=message):
+        parse_dice(text, load_rules())
+
+
+@pytest.mark.parametrize("text", ["BBOPA", "bb opa", "barrel,barrels,bottle,parrot,anchor",
+                                  "Fass Fass Flasche Papagei Anker"])
+def test_armada_dice_spellings(text):
+    game = default_game()
+    assert game.dice_text(game.parse_dice(text)) == "BBOPA"
+
+
+def test_variant_names_ignore_case():
+    assert load_rules(["Promo-Deck"]).variants == ("promo-deck",)
+    from solver.armada.rules import load_rules as armada_rules
+
+    assert armada_rules(["EXACT-KIND"]).variants == ("exact-kind",)
+
+
+def test_board_pier_needing_more_dice_than_the_game_has(tmp_path, capsys):
+    from solver.armada.board import BOARD_FILE
+
+    text = BOARD_FILE.read_text(encoding="utf-8").replace("need = [2, 3, 4]", "need = [2, 3, 9]",
+                                                           1)
+    assert "need = [2, 3, 9]" in text
+    board = tmp_path / "nine.toml"
+    board.write_text(text, encoding="utf-8")
+    code, _, err = run(["armada", "value", "--objective", "turn", "--board", str(board)], capsys)
+    assert code == 2 and "needs 9 dice, but the game has 5" in err and str(board) in err
+
+
+def test_check_game_dragon_is_accepted(monkeypatch, capsys):
+    import solver.rules.check as check
+
+    seen = {}
+    monkeypatch.setattr(check, "run_check",
+                        lambda games: seen.setdefault("games", games) and {"ok": True, "games": {}})
+    code, _, _ = run(["check", "--game", "Dragon", "--game", "armada"], capsys)
+    assert seen["games"] == ["dracheninsel", "armada"] and code == 0
+    code, _, err = run(["check", "--game", "chess"], capsys)
+    assert code == 2 and "unknown game 'chess'" in err
