@@ -8,7 +8,8 @@ import shutil
 import pytest
 
 import solver.sabords.rules as sabords_rules
-from solver.rules.check import check_editions, run_check
+from solver.rules.check import check_editions, load_seeds, run_check
+from solver.rules.report import ambiguities_markdown, summary_markdown
 from solver.sabords import invariants
 from solver.sabords.certify import check_all
 from solver.util import MODELS_DIR, PROOFS_DIR
@@ -32,19 +33,28 @@ def test_sabords_points_are_classified():
     classes = {p["id"]: p["class"] for p in entry["points"]}
     assert classes["reroll-minimum"] == "contradiction"
     assert classes["game-end"] == "contradiction"
-    assert classes["full-chest"] == "translation fault"
+    assert classes["full-chest"] == "agreed"  # 'manquer' for 'marquer' is a typing slip
     assert classes["ties"] == "silence"
     assert classes["set-points"] == "agreed"
+    for one in ("after-the-storm", "island-card-skulls", "nine-of-a-kind", "truce-bust"):
+        assert classes[one] == "stated by one edition"
+    assert classes["island-card-skulls-penalty"] == "contradiction"  # two French paragraphs
     assert entry["errors"] == []
     assert all(c["agrees"] for c in entry["count_checks"])
 
 
-def test_miscounted_deck_is_caught(patched_rules):
-    text = patched_rules.read_text().replace("[decks.standard]\ntreasure-island = 4",
-                                             "[decks.standard]\ntreasure-island = 5")
-    patched_rules.write_text(text)
+@pytest.mark.parametrize("old, new, what, computed", [
+    ("[decks.standard]\ntreasure-island = 4", "[decks.standard]\ntreasure-island = 5",
+     "Fortune cards in the deck", "36"),
+    ("symbol_points = { coin = 100, diamond = 100 }",
+     "symbol_points = { coin = 100, diamond = 50 }", "worked example", "1300"),
+])
+def test_miscounted_model_is_caught(patched_rules, old, new, what, computed):
+    text = patched_rules.read_text()
+    assert old in text
+    patched_rules.write_text(text.replace(old, new))
     errors = check_editions("sabords")["errors"]
-    assert any("Fortune cards in the deck" in e and "36" in e for e in errors)
+    assert any(what in e and computed in e for e in errors)
 
 
 def test_score_that_breaks_an_invariant_is_caught(patched_rules):
@@ -83,3 +93,85 @@ def test_tampered_certificate_is_caught(tmp_path):
 def test_full_check_passes_on_the_shipped_proofs():
     result = run_check(["sabords"])
     assert result["ok"], result["games"]["sabords"]["errors"]
+    entry = result["games"]["sabords"]  # what `treasure check --json` prints
+    assert entry["classes"]["stated by one edition"] > 0
+    point = next(p for p in entry["points"] if p["id"] == "storm-scoring")
+    assert point["measure"] == "none" and point["variant_description"] and point["table"]
+    assert point["says"][0]["at"] == "001:53"
+
+
+def _models_copy(tmp_path, game="sabords"):
+    models = tmp_path / "models"
+    shutil.copytree(MODELS_DIR / game, models / game)
+    return models, models / game / "editions.toml"
+
+
+@pytest.mark.skipif(not load_seeds(), reason="the seeds are not available")
+def test_misquoted_place_is_caught(tmp_path):
+    models, path = _models_copy(tmp_path)
+    text = path.read_text()
+    good = 'at = "003:12"\n  quote = "Pour 2 à 5 joueurs"'
+    assert good in text
+    path.write_text(text.replace(good, 'at = "003:13"\n  quote = "Pour 2 à 5 joueurs"'))
+    errors = check_editions("sabords", models)["errors"]
+    assert any("sabords/players" in e and "not at 003:13" in e for e in errors)
+
+
+def test_one_edition_class_and_slip(tmp_path):
+    models, path = _models_copy(tmp_path)
+    text = path.read_text()
+    # a second edition agreeing makes a one-edition point agreed
+    one = 'reading = "nine-instant-win"\n  statement ='
+    assert one in text
+    text = text.replace(one, 'reading = "nine-instant-win"\n  statement = "x"\n  [[point.says]]\n'
+                        '  edition = "en"\n  reading = "nine-instant-win"\n  statement =')
+    # a slip written as a fault makes a translation fault
+    text = text.replace("slip = \"003:89", "fault = \"003:89")
+    path.write_text(text)
+    classes = {p["id"]: p["class"] for p in check_editions("sabords", models)["points"]}
+    assert classes["nine-of-a-kind"] == "agreed"
+    assert classes["full-chest"] == "translation fault"
+
+
+def test_unread_variant_needs_a_description(tmp_path):
+    models, path = _models_copy(tmp_path)
+    text = path.read_text()
+    line = 'variant_description = "After the Storm: coins and diamonds score as usual'
+    assert line in text
+    path.write_text(text.replace(line, line.replace("variant_description", "also")))
+    errors = check_editions("sabords", models)["errors"]
+    assert any("storm-scoring" in e and "variant_description" in e for e in errors)
+    # and a solver-measured point may not name a variant no solver defines
+    path.write_text(text.replace('measure = "none"\nwhy = "\'Only score', 'why = "\'Only score'))
+    errors = check_editions("sabords", models)["errors"]
+    assert any("storm-sets-doubled" in e and "not defined in models/" in e for e in errors)
+
+
+def test_game_level_readings_flow_into_the_reports(tmp_path):
+    reports = tmp_path / "reports"
+    (reports / "sabords").mkdir(parents=True)
+    reading = {"first_player_wins": 0.5123, "delta": -0.0177, "decisions_changed": 120,
+               "decisions_total": 75000, "unit": "P(first player wins)"}
+    doc = {"target": 6000, "first_player_wins": 0.53,
+           "readings": {"endgame-new-final-round": reading,
+                        "target-8000": {**reading, "delta": 0.0042, "first_player_wins": 0.5342}}}
+    (reports / "sabords" / "game.json").write_text(json.dumps(doc))
+    entry = check_editions("sabords", reports_dir=reports)
+    points = {p["id"]: p for p in entry["points"]}
+    assert points["game-end"]["game_effects"]["endgame-new-final-round"]["delta"] == -0.0177
+    assert entry["game_baseline"] == {"target": 6000, "first_player_wins": 0.53}
+    entries = {"sabords": entry}
+    text = ambiguities_markdown(entries, {"sabords": []})
+    assert "P(first player wins) = 0.5123 (-0.0177); 120 of 75,000 decision states" in text
+    assert "`target-8000`: P(first player wins) = 0.5342 (+0.0042)" in text
+    assert "`target-5000`: not measured" in text
+    block = text.split("### ties:")[1].split("###")[0]
+    assert "not measured: no solver reads this rule yet" in block
+    summary = summary_markdown(entries, {"sabords": []})
+    rows = [r for r in summary.splitlines() if r.startswith("| Mille Sabords")]
+    assert "-0.0177 P(first player wins)" in rows[0]  # the largest measured effect first
+    assert "+0.0042 P(first player wins)" in rows[1]
+    # without the file every game-level effect is "not measured", never "none, proved"
+    bare = ambiguities_markdown({"sabords": check_editions("sabords", reports_dir=tmp_path)},
+                                {"sabords": []})
+    assert "not measured: no solver reads this rule yet" in bare.split("### game-end:")[1]

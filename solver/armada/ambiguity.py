@@ -23,6 +23,7 @@ from solver.armada.rules import variant_names, with_variant
 from solver.armada.tables import load_table
 from solver.armada.turn import analyse
 from solver.rules.claims import verify_stored, write_claims
+from solver.rules.editions import unmeasured_variants
 from solver.util import PROOFS_DIR
 
 OBJECTIVES = ("turn", "solo", "duel")
@@ -118,7 +119,8 @@ def measure(variant_name: str, base: Game | None = None) -> list[dict]:
         row = {"variant": variant_name, "card": "opening", "objective": objective,
                "default": round(d, 9), "value": round(v, 9), "delta": round(v - d, 9),
                "states_changed": states_changed, "largest_change": largest,
-               "changed_states": opening_decisions_changed(base, variant, objective)}
+               "changed_states": opening_decisions_changed(base, variant, objective),
+               "decision_states": len(base.space.full) * base.rules.rolls}
         identical = largest == 0.0 and row["changed_states"] == 0
         if identical and _exact_equal(base, variant, objective):
             row.update(claim="no change", proof=PROOFS[objective])
@@ -130,7 +132,9 @@ def measure(variant_name: str, base: Game | None = None) -> list[dict]:
 
 
 def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
-    return write_claims(proofs_dir / CLAIMS_FILE, variant_names(), measure)
+    """Measure every variant a solver reads (models/armada/editions.toml ``measure``)."""
+    names = set(variant_names()) - unmeasured_variants("armada")
+    return write_claims(proofs_dir / CLAIMS_FILE, names, measure)
 
 
 def verify_claims(proofs_dir: Path = PROOFS_DIR) -> list[str]:

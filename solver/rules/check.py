@@ -1,25 +1,62 @@
 """``treasure check``: run every verification and collect the verdicts as data.
 
 Failures (an invariant that does not hold, a certificate or claim that does not verify, a
-rulebook number the models contradict, malformed editions data) make ``ok`` false. The
-classes of rule points (agreed, contradiction, silence, translation fault) are findings,
-reported but never failures: they are what the rulebooks say.
+rulebook number the models contradict, malformed editions data, a cited place that does not
+hold its quoted words) make ``ok`` false. The classes of rule points (agreed, stated by one
+edition, contradiction, silence, translation fault) are findings, reported but never failures:
+they are what the rulebooks say.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from solver.rules.editions import CLASSES, load_editions, structural_errors
 from solver.rules.games import GAMES, hook
-from solver.util import MODELS_DIR, PROOFS_DIR
+from solver.util import MODELS_DIR, PROOFS_DIR, REPO_ROOT, REPORTS_DIR
+
+SEEDS_DIR = REPO_ROOT.parent / "shared" / "seeds"
+RESEARCH_FILE = REPO_ROOT.parent / "shared" / "research.md"
 
 
-def check_editions(game: str, models_dir: Path = MODELS_DIR) -> dict:
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")
+
+
+def load_seeds(seeds_dir: Path = SEEDS_DIR) -> dict[str, list[str]]:
+    """The rulebook texts by their three-digit prefix (empty when the seeds are absent)."""
+    if not seeds_dir.is_dir():
+        return {}
+    return {p.name[:3]: _lines(p) for p in sorted(seeds_dir.glob("[0-9][0-9][0-9]_*.txt"))}
+
+
+def load_research(path: Path = RESEARCH_FILE) -> list[str] | None:
+    return _lines(path) if path.is_file() else None
+
+
+def game_readings(game: str, reports_dir: Path = REPORTS_DIR) -> dict:
+    """The whole-game solver's measured readings (``reports/<game>/game.json``), or {}.
+
+    Shape: ``{"target": 6000, "first_player_wins": p, "readings": {name: {"first_player_wins",
+    "delta", "decisions_changed", "decisions_total", "unit"}}}``; an absent file or reading
+    is "not measured"."""
+    path = reports_dir / GAMES[game]["folder"] / "game.json"
+    if not path.is_file():
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        return {}
+    return doc if isinstance(doc.get("readings"), dict) else {}
+
+
+def check_editions(game: str, models_dir: Path = MODELS_DIR, seeds_dir: Path = SEEDS_DIR,
+                   reports_dir: Path = REPORTS_DIR) -> dict:
     ed = load_editions(GAMES[game]["folder"], models_dir)
     variants_fn = hook(game, "variants")
     known = set(variants_fn()) if variants_fn else None
-    errors = structural_errors(ed, known)
+    errors = structural_errors(ed, known, load_seeds(seeds_dir), load_research())
     fact = hook(game, "fact")
     counts = []
     for check in ed.count_checks:
@@ -29,13 +66,24 @@ def check_editions(game: str, models_dir: Path = MODELS_DIR) -> dict:
         if not agrees:
             errors.append(f"{game}: {check['what']}: the rulebook says {check['stated']}, "
                           f"the models give {computed}")
-    points = [{
-        "id": p.id, "topic": p.topic, "class": p.klass, "default": p.default,
-        "variant": p.variant, "why": p.why, "says": p.says,
-    } for p in ed.points]
+    measured = game_readings(game, reports_dir)
+    points = []
+    for p in ed.points:
+        row = {"id": p.id, "topic": p.topic, "class": p.klass, "default": p.default,
+               "variant": p.variant, "why": p.why, "says": p.says, "table": p.table,
+               "also": p.also, "measure": p.measure,
+               "variant_description": p.variant_description}
+        if p.measure == "game":
+            names = p.game_readings or ([p.variant] if p.variant else [])
+            row["game_effects"] = {n: measured["readings"][n] for n in names
+                                   if n in measured.get("readings", {})}
+            row["game_readings"] = names
+        points.append(row)
     tally = {c: sum(1 for p in points if p["class"] == c) for c in CLASSES}
     return {"editions": ed.editions, "points": points, "classes": tally,
-            "count_checks": counts, "research": ed.research, "errors": errors}
+            "count_checks": counts, "research": ed.research, "errors": errors,
+            "game_baseline": {k: measured[k] for k in ("target", "first_player_wins")
+                              if k in measured}}
 
 
 def run_check(games: list[str] | None = None, proofs_dir: Path = PROOFS_DIR,

@@ -3,19 +3,26 @@ the rulebooks' own number checks against the models.
 
 A point's class is computed from what the editions say (models/README.md):
 *translation fault* when an edition's text carries a ``fault``; otherwise *contradiction* when
-two editions give different readings, *agreed* when every edition that speaks gives one
-reading, *silence* when none speaks.
+two editions (or two paragraphs) give different readings, *agreed* when two or more editions
+speak and give one reading, *stated by one edition* when only one edition speaks, *silence*
+when none speaks. A ``slip`` (a typing slip in one language) is reported but is no class.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.util import MODELS_DIR
 
-CLASSES = ("agreed", "contradiction", "silence", "translation fault")
+CLASSES = ("agreed", "stated by one edition", "contradiction", "silence", "translation fault")
+# Who measures a point's readings: a turn (or route) solver, the whole-game solver, or none yet.
+MEASURES = ("turn", "game", "none")
+# A place in a seed: the file's three-digit prefix and a line or a range, e.g. ``002:403-405``.
+PLACE = re.compile(r"^(\d{3}):(\d+)(?:-(\d+))?$")
+RESEARCH_PLACE = re.compile(r"^research\.md:(\d+)(?:-(\d+))?$")
 
 
 @dataclass
@@ -27,6 +34,11 @@ class RulePoint:
     why: str
     variant: str = ""
     says: list[dict] = field(default_factory=list)
+    table: str = ""
+    also: str = ""
+    measure: str = "turn"
+    game_readings: list[str] = field(default_factory=list)
+    variant_description: str = ""
 
     @property
     def readings(self) -> list[str]:
@@ -38,7 +50,10 @@ class RulePoint:
             return "translation fault"
         if not self.says:
             return "silence"
-        return "contradiction" if len(self.readings) > 1 else "agreed"
+        if len(self.readings) > 1:
+            return "contradiction"
+        return "agreed" if len({s["edition"] for s in self.says}) > 1 else \
+            "stated by one edition"
 
 
 @dataclass
@@ -64,6 +79,11 @@ def load_editions(game_folder: str, models_dir: Path = MODELS_DIR) -> Editions:
             why=p.get("why", ""),
             variant=p.get("variant", ""),
             says=list(p.get("says", [])),
+            table=p.get("table", ""),
+            also=p.get("also", ""),
+            measure=p.get("measure", "turn"),
+            game_readings=list(p.get("game_readings", [])),
+            variant_description=p.get("variant_description", ""),
         )
         for p in raw.get("point", [])
     ]
@@ -71,30 +91,78 @@ def load_editions(game_folder: str, models_dir: Path = MODELS_DIR) -> Editions:
                     list(raw.get("research", [])), list(raw.get("count_check", [])))
 
 
-def structural_errors(ed: Editions, known_variants: set[str] | None) -> list[str]:
+def unmeasured_variants(game_folder: str, models_dir: Path = MODELS_DIR) -> set[str]:
+    """Variants of points that no turn solver measures (game-level, or read by no solver)."""
+    return {p.variant for p in load_editions(game_folder, models_dir).points
+            if p.variant and p.measure != "turn"}
+
+
+def _place_errors(where: str, place: str, quote: str, seeds: dict[str, list[str]],
+                  research: list[str] | None) -> list[str]:
+    """A cited place must exist and hold the quoted words (whitespace-insensitive)."""
+    if not place:
+        return []
+    m = PLACE.match(place)
+    r = RESEARCH_PLACE.match(place)
+    if m:
+        lines = seeds.get(m.group(1))
+        first, last = int(m.group(2)), int(m.group(3) or m.group(2))
+    elif r:
+        lines = research
+        first, last = int(r.group(1)), int(r.group(2) or r.group(1))
+    else:
+        return [f"{where}: place {place!r} is not FILE:LINE (e.g. 002:403) or research.md:LINE"]
+    if lines is None:
+        return []  # the seeds are not available here: nothing to check against
+    if not 1 <= first <= last <= len(lines):
+        return [f"{where}: place {place} is outside its file ({len(lines)} lines)"]
+    if quote:
+        text = " ".join(" ".join(lines[first - 1:last]).split())
+        if " ".join(quote.split()) not in text:
+            return [f"{where}: the quoted words {quote!r} are not at {place}"]
+    return []
+
+
+def structural_errors(ed: Editions, known_variants: set[str] | None,
+                      seeds: dict[str, list[str]] | None = None,
+                      research: list[str] | None = None) -> list[str]:
     """Problems with the data itself: unknown editions, duplicate ids, a default that no
-    edition's reading or variant explains, variant names the solvers do not know."""
+    edition's reading or variant explains, variant names the solvers do not know, cited places
+    that do not hold the quoted words."""
     errors = []
     seen = set()
+    seeds = seeds or {}
     for point in ed.points:
         where = f"{ed.game}/{point.id}"
         if point.id in seen:
             errors.append(f"{where}: duplicate rule point id")
         seen.add(point.id)
+        if point.measure not in MEASURES:
+            errors.append(f"{where}: measure {point.measure!r} is not one of {MEASURES}")
         for say in point.says:
             if say.get("edition") not in ed.editions:
                 errors.append(f"{where}: unknown edition {say.get('edition')!r}")
             if not say.get("statement"):
                 errors.append(f"{where}: an edition's statement is empty")
+            errors += _place_errors(where, say.get("at", ""), say.get("quote", ""), seeds,
+                                    research)
         if point.klass in ("contradiction", "silence") and not point.variant:
             errors.append(f"{where}: a {point.klass} needs a named variant")
-        if known_variants is not None and point.variant and point.variant not in known_variants:
+        if point.measure == "none" and point.variant:
+            # a reading no solver reads yet is defined here, by its description
+            if not point.variant_description:
+                errors.append(f"{where}: variant {point.variant!r} read by no solver needs a "
+                              "variant_description")
+        elif known_variants is not None and point.variant and point.variant not in known_variants:
             errors.append(f"{where}: variant {point.variant!r} is not defined in models/")
         for say in point.says:
             reading = say.get("reading")
             if reading not in (point.default, point.variant):
                 errors.append(f"{where}: reading {reading!r} is neither the default nor the "
                               f"variant")
+    for item in ed.research:
+        errors += _place_errors(f"{ed.game}/research {item.get('id')}", item.get("at", ""),
+                                item.get("quote", ""), seeds, research)
     for ed_id, spec in ed.editions.items():
         if not spec.get("source"):
             errors.append(f"{ed.game}: edition {ed_id} names no source file")

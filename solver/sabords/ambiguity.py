@@ -18,6 +18,7 @@ import numpy as np
 from solver.engine import STOP
 from solver.engine.stopping import action_values
 from solver.rules.claims import verify_stored, write_claims
+from solver.rules.editions import unmeasured_variants
 from solver.sabords.certify import certificate_path, check_document
 from solver.sabords.model import TurnModel
 from solver.sabords.objective import Objective, parse_objective
@@ -43,6 +44,11 @@ def same_problem(a: TurnModel, b: TurnModel) -> bool:
             return False
     return (np.array_equal(a.first_island, b.first_island)
             and np.array_equal(a.island_value, b.island_value))
+
+
+def decision_states(default, variant) -> int:
+    """The decision states live under both readings (the denominator of ``changed_states``)."""
+    return int(np.count_nonzero(default.model.problem.live & variant.model.problem.live))
 
 
 def changed_states(default, variant) -> int:
@@ -81,7 +87,8 @@ def measure(variant: str) -> list[dict]:
             v = solve_turn(card, objective, alt)
             row = {"variant": variant, "card": card, "objective": objective.name,
                    "default": round(d.start, 6), "value": round(v.start, 6),
-                   "delta": round(v.start - d.start, 6)}
+                   "delta": round(v.start - d.start, 6),
+                   "decision_states": decision_states(d, v)}
             if same_problem(d.model, v.model):
                 row.update(changed_states=0, claim="no change", proof="identical problem")
             elif not check_document(_default_doc(card, objective), alt, same_rules=False):
@@ -96,7 +103,10 @@ def measure(variant: str) -> list[dict]:
 
 
 def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
-    return write_claims(proofs_dir / CLAIMS_FILE, variant_names(), measure)
+    """Measure every variant a turn solver reads (not the game-level ones, not those no solver
+    reads yet: models/sabords/editions.toml ``measure``)."""
+    names = set(variant_names()) - unmeasured_variants("sabords")
+    return write_claims(proofs_dir / CLAIMS_FILE, names, measure)
 
 
 def verify_claims(proofs_dir: Path = PROOFS_DIR) -> list[str]:
