@@ -104,6 +104,36 @@ def variant_descriptions(variants: dict[str, dict]) -> dict[str, str]:
     return {name: spec["description"] for name, spec in variants.items()}
 
 
+def variant_readings(raw: dict) -> dict[str, dict]:
+    """Each named variant of a parsed rules file (``[game]``, ``[variants]``, each with a
+    ``description`` and a ``set`` table or a ``deck``) as the ``variants --json`` document:
+    its description, what it sets, and the default reading it replaces (``default`` is false:
+    the default reading is the rules as written, no ``--variant``)."""
+    game = raw["game"]
+    out = {}
+    for name, spec in raw["variants"].items():
+        sets = dict(spec.get("set", {}))
+        if "deck" in spec:
+            sets["deck"] = spec["deck"]
+        out[name] = {"description": spec["description"], "default": False, "sets": sets,
+                     "default_reading": {k: game.get(k, "standard") for k in sets}}
+    return out
+
+
+def readings_text(readings: dict[str, dict]) -> str:
+    """``variants`` for people: one row per reading, what it sets and the default it
+    replaces (a default reading is marked ``(default)``)."""
+    from solver.armada.text import table
+
+    def values(d: dict) -> str:
+        return ", ".join(f"{k} = {json.dumps(v)}" for k, v in d.items())
+
+    rows = [[name, values(spec["sets"]),
+             "(default)" if spec["default"] else values(spec["default_reading"]),
+             spec["description"]] for name, spec in readings.items()]
+    return table(["--variant NAME", "reading", "default reading", "description"], rows, "llll")
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` whole: a temporary file in the same folder, then a rename."""
     path = Path(path)

@@ -110,4 +110,9 @@ def test_patrol_json(capsys):
 
 def test_variants_listed(capsys):
     code, out, _ = run(capsys, "variants", "--json")
-    assert code == 0 and json.loads(out)["flight-from-boat"]["default"] == "allowed"
+    readings = json.loads(out)
+    assert code == 0 and readings["flight-from-boat-allowed"]["default"] is True
+    assert readings["flight-from-boat-forbidden"] == {
+        "default": False, "sets": {"flight-from-boat": "forbidden"},
+        "default_reading": {"flight-from-boat": "allowed"},
+        "description": readings["flight-from-boat-allowed"]["description"]}

@@ -86,3 +86,25 @@ def test_check_game_dragon_is_accepted(monkeypatch, capsys):
     assert seen["games"] == ["dracheninsel", "armada"] and code == 0
     code, _, err = run(["check", "--game", "chess"], capsys)
     assert code == 2 and "unknown game 'chess'" in err
+
+
+@pytest.mark.parametrize("game", ["sabords", "armada", "dragon"])
+def test_variants_json_is_one_format_marking_the_default(game, capsys):
+    import json
+
+    code, out, _ = run([game, "variants", "--json"], capsys)
+    readings = json.loads(out)
+    assert code == 0 and readings
+    for spec in readings.values():
+        assert set(spec) == {"description", "default", "sets", "default_reading"}
+        assert spec["sets"].keys() == spec["default_reading"].keys()
+        assert spec["default"] == (spec["sets"] == spec["default_reading"])
+
+
+def test_dragon_variant_is_a_name_like_the_other_games():
+    from solver.dragon.cli import _variants
+
+    assert _variants(("Flight-From-Boat-Forbidden",))["flight-from-boat"] == "forbidden"
+    assert _variants(("flight-from-boat=forbidden",))["flight-from-boat"] == "forbidden"
+    with pytest.raises(InputError, match="contradict"):
+        _variants(("flight-from-boat-forbidden", "flight-from-boat-allowed"))

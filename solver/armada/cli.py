@@ -185,18 +185,19 @@ def solve(objective, no_cache, as_json, board_file, variants) -> None:
 @armada.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def variants(as_json) -> None:
-    """List the named readings of the rules (--variant NAME).
+    """List the named readings of the rules (--variant NAME), each with the default reading
+    (the rules as written, no --variant) it replaces.
 
     \b
     Example:
       treasure armada variants
+      treasure armada hold --variant may-take-skull --rolls-left 0 BBBAA
     """
-    from solver.armada.rules import variant_names
+    from solver.armada.rules import RULES_FILE
+    from solver.util import read_toml, readings_text, variant_readings
 
-    names = variant_names()
+    readings = variant_readings(read_toml(RULES_FILE, "Gold Armada rules file"))
     if as_json:
-        click.echo(dumps_json(names), nl=False)
+        click.echo(dumps_json(readings), nl=False)
         return
-    width = max(len(n) for n in names)
-    for name, text in names.items():
-        click.echo(f"{name.ljust(width)}  {text}")
+    click.echo(readings_text(readings), nl=False)

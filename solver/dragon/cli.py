@@ -11,7 +11,14 @@ import click
 from solver.dragon.board import load_island
 from solver.dragon.position import load_position
 from solver.dragon.route import WORK_LIMIT
-from solver.util import InputError, atomic_write_text, dumps_json, output_path, read_text
+from solver.util import (
+    InputError,
+    atomic_write_text,
+    dumps_json,
+    normalise_name,
+    output_path,
+    read_text,
+)
 
 BOARD_HELP = "Board file (default: the shipped reconstruction models/dracheninsel/board.toml)."
 POSITION_HELP = ("Position file (default: the opening, every hunter in its boat). Only the "
@@ -25,9 +32,23 @@ def _load(board: str | None, position: str | None):
 
 
 def _variants(items: tuple[str, ...]) -> dict[str, str]:
-    from solver.dragon.model import parse_variant_options
+    """``--variant NAME`` (a name from ``treasure dragon variants``, e.g.
+    flight-from-boat-forbidden; NAME=CHOICE works too) -> every rule point's reading."""
+    from solver.dragon.model import resolve_variants, rules
 
-    return parse_variant_options(items)
+    readings = _readings(rules())
+    names = {normalise_name(name): spec["sets"] for name, spec in readings.items()}
+    chosen: dict[str, str] = {}
+    for item in items:
+        sets = names.get(normalise_name(item))
+        if sets is None:
+            raise InputError(f"unknown variant {item!r}; known: {', '.join(readings)}")
+        point, choice = next(iter(sets.items()))
+        if chosen.get(point, choice) != choice:
+            raise InputError(f"variants {point}-{chosen[point]} and {item} contradict each "
+                             "other")
+        chosen[point] = choice
+    return resolve_variants(chosen)
 
 
 def _colour(island, text: str) -> str:
@@ -36,8 +57,9 @@ def _colour(island, text: str) -> str:
 
 def _position_options(f):
     """--board, --position and --variant, shared by route and patrol."""
-    f = click.option("--variant", "variants", multiple=True, metavar="NAME=CHOICE",
-                     help="A reading of an unclear rule (see `treasure dragon variants`).")(f)
+    f = click.option("--variant", "variants", multiple=True, metavar="NAME",
+                     help="A reading of an unclear rule (repeatable; see "
+                          "`treasure dragon variants`).")(f)
     f = click.option("--position", "position_file", type=click.Path(dir_okay=False),
                      help=POSITION_HELP)(f)
     return click.option("--board", "board_file", type=click.Path(dir_okay=False),
@@ -302,20 +324,33 @@ def _cards(n: int, cap: int) -> str:
 @dragon.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def variants(as_json) -> None:
-    """The readings of unclear rules: each variant's choices and default.
+    """The readings of unclear rules: one NAME per reading (point-choice), the default
+    readings marked.
 
     \b
     Example:
-      treasure dragon route --hunter red --hand flight,forest --variant flight-from-boat=forbidden
+      treasure dragon route --hunter red --hand flight,forest --variant flight-from-boat-forbidden
     """
     from solver.dragon.model import rules
 
-    model = rules()
+    readings = _readings(rules())
     if as_json:
-        click.echo(dumps_json(model.variants), nl=False)
+        click.echo(dumps_json(readings), nl=False)
         return
-    for name, spec in model.variants.items():
-        data = " [data: chosen by files, not --variant]" if spec.get("kind") == "data" else ""
-        click.echo(f"{name}: default {spec['default']} (choices: {', '.join(spec['choices'])})"
-                   f"{data}")
-        click.echo(f"  {spec['question']}")
+    from solver.util import readings_text
+
+    click.echo(readings_text(readings), nl=False)
+
+
+def _readings(model) -> dict[str, dict]:
+    """Every reading of every rule variant as ``variants --json`` shows it (the same keys as
+    the other games' variants)."""
+    from solver.dragon.model import rule_variants
+
+    out = {}
+    for point, spec in rule_variants(model).items():
+        for choice in spec["choices"]:
+            out[f"{point}-{choice}"] = {
+                "description": spec["question"], "default": choice == spec["default"],
+                "sets": {point: choice}, "default_reading": {point: spec["default"]}}
+    return out

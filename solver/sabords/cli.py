@@ -211,16 +211,21 @@ def value(card, objective, no_cache, as_json, variants) -> None:
 
 
 @sabords.command()
-def variants() -> None:
-    """List the named readings of the rules (use with --variant NAME).
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def variants(as_json) -> None:
+    """List the named readings of the rules (use with --variant NAME), each with the default
+    reading (the rules as written, no --variant) it replaces.
 
     \b
     Example:
       treasure sabords variants
+      treasure sabords hold --variant island-choose-dice XXXXCCDM
     """
-    from solver.sabords.rules import variant_names
+    from solver.sabords.rules import RULES_FILE
+    from solver.util import read_toml, readings_text, variant_readings
 
-    names = variant_names()
-    width = max(map(len, names))
-    for name, text in sorted(names.items()):
-        click.echo(f"{name.ljust(width)}  {text}")
+    readings = variant_readings(read_toml(RULES_FILE, "Mille Sabords rules file"))
+    if as_json:
+        click.echo(dumps_json(readings), nl=False)
+        return
+    click.echo(readings_text(readings), nl=False)
