@@ -177,6 +177,17 @@ def cache_key(*parts: object) -> str:
     return hashlib.sha256(blob).hexdigest()[:24]
 
 
+def distinguishing_digits(values: list[float], least: int, most: int) -> int:
+    """The fewest decimals (from ``least`` up to ``most``) at which values that differ (by
+    more than 1e-9) also print differently, so a table tells its options apart."""
+    distinct = sorted(set(round(v, 9) for v in values))
+    for digits in range(least, most):
+        shown = {f"{v:.{digits}f}" for v in distinct}
+        if len(shown) == len(distinct):
+            return digits
+    return most
+
+
 def fmt_float(x: float, digits: int = 4) -> str:
     """Fixed float formatting for reports (byte-identical across runs)."""
     return f"{x:.{digits}f}"

@@ -66,7 +66,7 @@ def test_value_json_has_expected_bust_island():
         (("sabords", "score", "CCCCDSSZ"), "unknown die face"),
         (("sabords", "score", "coin,coin,gold,coin,diamond,ruby,sabre,skull"), "unknown die"),
         (("sabords", "score", "--card", "kraken", "CCCCDSSX"), "unknown card"),
-        (("sabords", "hold", "CCCXXXMP"), "already over"),
+        (("sabords", "hold", "CCCXXXMP"), "the turn is bust, nothing to decide"),
         (("sabords", "hold", "--objective", "fun", "CCCXXMPS"), "bad objective"),
         (("sabords", "hold", "--variant", "nope", "CCCXXMPS"), "unknown variant"),
         (("sabords", "score", "--island", "CCCXXMPS"), "Island of Skulls"),

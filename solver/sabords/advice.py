@@ -10,7 +10,7 @@ import numpy as np
 from solver.engine import STOP
 from solver.sabords.dice import format_dice, parse_dice
 from solver.sabords.objective import Objective
-from solver.sabords.rules import NO_LIMIT, Rules
+from solver.sabords.rules import NO_LIMIT, Card, Rules
 from solver.sabords.solve import TurnSolution, action_table, solve_turn
 from solver.util import InputError, normalise_name
 
@@ -45,18 +45,19 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
     """Every option in the state the dice show, best first."""
     card = rules.card(card).name
     counts = np.array(parse_dice(dice, rules))
+    the_card = rules.card(card)
+    _check_flags(the_card, sorceress_used, rerolled)
     sol = solve_turn(card, objective, rules, use_cache)
     model = sol.model
+    _check_reachable(model, objective)
     space = model.space
     mode = _mode(sol, sorceress_used, rerolled)
     pos = int(space.index(counts) - space.full[0])
-    skulls = int(counts[model.skull]) + model.card.extra_skulls
+    if model.first_island[pos]:
+        return island_advice(model, counts, pos)
     if not model.problem.live[mode, pos]:
-        after = "bust, or the Island of Skulls on a first roll" if skulls >= \
-            rules.island_skulls and model.card.island else "bust"
-        raise InputError(
-            f"{dice} shows {skulls} skulls: the turn is already over ({after}), nothing to decide"
-        )
+        raise InputError(f"{format_dice(counts, rules)}: {_skulls_text(counts, model)}: the "
+                         "turn is bust, nothing to decide")
     stop_value = float(model.problem.stop_value[mode, pos])
     options = [{
         "action": "stop",
@@ -103,6 +104,102 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
         "value": round(float(sol.value[mode, pos]), 10),
         "options": ordered,
     }
+
+
+def _check_flags(card: Card, sorceress_used: bool, rerolled: bool) -> None:
+    """Reject a state flag the card gives no meaning to."""
+    if sorceress_used and not card.skull_rerolls:
+        raise InputError(f"--sorceress-used means nothing with the {card.name} card: only the "
+                         "Sorceress has a skull reroll")
+    if rerolled and card.rerolls >= NO_LIMIT:
+        raise InputError(f"--rerolled means nothing with the {card.name} card: only a card "
+                         "that limits rerolls (after-the-storm) counts them")
+
+
+def _check_reachable(model, objective: Objective) -> None:
+    """Reject ``reach:T`` with a target no turn under this card can reach."""
+    if objective.kind != "reach" or model.stops.win.any():
+        return
+    best = int(max(model.stops.own.max(), model.busts.own.max()))
+    if objective.target > best:
+        raise InputError(f"reach:{objective.target} cannot be reached with the "
+                         f"{model.card.name} card: a turn scores at most {best}")
+
+
+def _skulls_text(counts: np.ndarray, model) -> str:
+    """How many skulls the dice and the card show, e.g. ``2 skulls on the dice and 1 on the
+    skulls-1 card (3 in all)``."""
+    on_dice = int(counts[model.skull])
+    on_card = model.card.extra_skulls
+    if not on_card:
+        return f"{on_dice} skulls on the dice"
+    return (f"{on_dice} skulls on the dice and {on_card} on the {model.card.name} card "
+            f"({on_dice + on_card} in all)")
+
+
+def island_advice(model, counts: np.ndarray, pos: int) -> dict:
+    """The dice show an Island of Skulls roll (a first roll, or a roll on the Island; after a
+    reroll outside the Island the same dice are a bust): the turn goes on, every roll must add
+    a skull, and each opponent loses points per skull. Under the default reading every
+    non-skull die is rolled (nothing to choose); under ``island-choose-dice`` the advice names
+    which."""
+    from solver.sabords.scoring import island_choice, island_count, island_distribution
+
+    rules, card = model.rules, model.card
+    on_dice = int(counts[model.skull])
+    dist = island_distribution(on_dice, card, rules)
+    loss = sum(float(p) * loss for loss, p in dist.items())
+    others = counts.copy()
+    others[model.skull] = 0
+    left = int(others.sum())
+    rolled = left
+    if rules.island_reroll == "choose":
+        rolled = island_choice(left, card.island_rerolls, len(rules.faces))[1]
+    reroll = _pick_dice(others, rolled, rules)
+    best = {"action": "island", "reroll": reroll,
+            "choose": rules.island_reroll == "choose"}
+    return {
+        "card": card.name,
+        "dice": format_dice(counts, rules),
+        "objective": model.objective.name,
+        "variants": list(rules.variants),
+        "island": True,
+        "skulls": island_count(on_dice, card, rules),
+        "best": best,
+        "value": round(float(model.island_value[pos]), 10),
+        "opponents_loss": round(loss, 10),
+        "loss_distribution": {str(k): round(float(p), 10) for k, p in dist.items()},
+        "options": [],
+    }
+
+
+def island_text(advice: dict) -> str:
+    """An Island of Skulls answer for people."""
+    best = advice["best"]
+    how = (f"roll {best['reroll']} (the best choice under island-choose-dice)"
+           if best["choose"] else f"roll every non-skull die ({best['reroll']}): nothing "
+           "to choose under the default reading")
+    lines = [f"{advice['card']}, {advice['dice']}: ISLAND OF SKULLS ({advice['skulls']} "
+             f"skulls): the turn goes on; {how}",
+             "each roll must add a skull or the turn ends; you score nothing, and each "
+             f"opponent loses {advice['opponents_loss']:.2f} points on average "
+             f"(value {advice['value']:.2f}, objective {advice['objective']})",
+             f"(on a roll after the first these dice are a bust: {advice['skulls']} skulls)",
+             "loss  probability"]
+    lines += [f"{loss:>4}  {p:11.4f}" for loss, p in advice["loss_distribution"].items()]
+    return "\n".join(lines)
+
+
+def _pick_dice(others: np.ndarray, count: int, rules: Rules) -> str:
+    """``count`` of the non-skull dice to roll on the Island: sabres first (under Truce the
+    sabres showing at the end void the opponents' losses), then in face order."""
+    order = [rules.face(rules.sabre)] + [i for i in range(len(rules.faces))
+                                         if i != rules.face(rules.sabre)]
+    picked = np.zeros_like(others)
+    for face in order:
+        take = min(int(others[face]), count - int(picked.sum()))
+        picked[face] = take
+    return format_dice(picked, rules)
 
 
 def card_values(card: str, objective: Objective, rules: Rules, use_cache: bool = True) -> dict:

@@ -66,6 +66,7 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
 
     rules = _rules(variants)
     the_card = rules.card(card)
+    card = the_card.name
     counts = np.array(parse_dice(dice, rules))
     skulls = int(counts[rules.face(rules.skull)]) + the_card.extra_skulls
     result: dict = {"card": card, "dice": dice}
@@ -148,27 +149,37 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
     from solver.sabords.objective import parse_objective
 
     rules = _rules(variants)
-    rules.card(card)
     advice = advise(card, parse_objective(objective), rules, dice,
                     sorceress_used=sorceress_used, rerolled=rerolled, use_cache=not no_cache)
     if as_json:
         click.echo(dumps_json(advice), nl=False)
         return
+    if advice.get("island"):
+        from solver.sabords.advice import island_text
+
+        click.echo(island_text(advice))
+        return
+    from solver.util import distinguishing_digits
+
+    goal = parse_objective(objective)
     best = advice["best"]
     verdict = "STOP" if best["action"] == "stop" else f"REROLL {best['reroll']}"
-    click.echo(f"{card}, {dice}: {verdict}  (value {advice['value']:.2f}, "
-               f"objective {advice['objective']})")
-    rows = []
     options = advice["options"] if show_all else advice["options"][:10]
+    digits = distinguishing_digits([o["value"] for o in options], *goal.digits)
+    click.echo(f"{advice['card']}, {advice['dice']}: {verdict}  (value "
+               f"{advice['value']:.{digits}f}, objective {advice['objective']})")
+    bust_digits = distinguishing_digits([o[k] for o in options for k in ("bust_next", "bust")],
+                                        3, 6)
+    rows = []
     for opt in options:
         rows.append([
             "stop" if opt["action"] == "stop" else "reroll " + opt["reroll"],
             opt.get("keep", ""),
-            f"{opt['value']:.2f}",
-            f"{opt['bust_next']:.3f}",
-            f"{opt['bust']:.3f}",
+            f"{opt['value']:.{digits}f}",
+            f"{opt['bust_next']:.{bust_digits}f}",
+            f"{opt['bust']:.{bust_digits}f}",
         ])
-    _print_table(["option", "keep", "value", "P(bust next)", "P(bust in turn)"], rows,
+    _print_table(["option", "keep", goal.label, "P(bust next)", "P(bust in turn)"], rows,
                  "llrrr")
     if len(advice["options"]) > len(options):
         click.echo(f"({len(advice['options']) - len(options)} more options: --all)")
@@ -197,6 +208,7 @@ def value(card, objective, no_cache, as_json, variants) -> None:
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
+    card = result["card"]
     rows = [[c["card"], str(c["weight"]) if card == "deck" else "", f"{c['expected']:.3f}",
              f"{c['bust']:.4f}",
              f"{c['island']:.4f}", f"{c['chest']:.4f}"] for c in result["cards"]]

@@ -29,6 +29,17 @@ class Objective:
         """Payoffs are whole numbers (so exact certificates need no scaling)."""
         return True
 
+    @property
+    def label(self) -> str:
+        """What a value under this objective is, for a column header."""
+        return {"points": "E[points]", "margin": "E[margin]"}.get(self.kind,
+                                                                  f"P(>={self.target})")
+
+    @property
+    def digits(self) -> tuple[int, int]:
+        """Fewest and most decimals to show a value (probabilities get more)."""
+        return (3, 6) if self.kind == "reach" else (2, 4)
+
     def payoff(self, own, opponents, win) -> np.ndarray:
         own = np.asarray(own)
         if self.kind == "points":
@@ -45,7 +56,12 @@ def parse_objective(text: str) -> Objective:
         return Objective(text)
     if text.startswith("reach:"):
         try:
-            return Objective("reach", int(text.split(":", 1)[1]))
+            target = int(text.split(":", 1)[1])
         except ValueError:
-            pass
+            target = None
+        if target is not None and target < 1:
+            raise InputError(f"bad objective {text!r}: the target must be at least 1 point "
+                             "(every turn reaches 0)")
+        if target is not None:
+            return Objective("reach", target)
     raise InputError(f"bad objective {text!r}: use points, margin or reach:T (e.g. reach:1000)")
