@@ -183,6 +183,47 @@ def solve(objective, no_cache, as_json, board_file, variants) -> None:
 
 
 @armada.command()
+@_objective_option(["solo", "duel"], "solo")
+@click.option("--format", "fmt", type=click.Choice(["csv", "npz"], case_sensitive=False),
+              default="csv", show_default=True, help="CSV text or a NumPy .npz archive.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), required=True,
+              help="Where to write the table (whole, atomically).")
+@_common
+def export(objective, fmt, out_file, board_file, variants) -> None:
+    """Export a whole-game table (every board state's value) for analysis.
+
+    CSV: a header "state,value", then one line per state, e.g. "0000000000/0,48.320311234"
+    (one digit per pier in board order, a slash, the skulls taken). NPZ (numpy.load):
+    "value" of shape (skulls + 1, codes), where a state's code is the sum of
+    taken[i] * stride[i], with "stride", "doubloons", "piers" and "objective". States where
+    the game is over are worth 0. solo: expected final score; duel: expected final margin of
+    the player to move. The CSV is about 180 MB for the shipped board.
+
+    \b
+    Examples:
+      treasure armada export --out solo.csv
+      treasure armada export --objective duel --format npz --out duel.npz
+    """
+    import sys
+
+    from solver.armada.export import table_csv, table_npz
+    from solver.armada.tables import load_table
+    from solver.util import atomic_write_bytes, output_path
+
+    output_path(out_file, "table file")
+    game = _game(board_file, variants)
+    table = load_table(game, objective)
+    if fmt.lower() == "npz":
+        data = table_npz(game, table, objective)
+    else:
+        with click.progressbar(length=table.shape[0], label="writing CSV",
+                               file=sys.stderr) as bar:
+            data = table_csv(game, table, bar.update).encode("ascii")
+    atomic_write_bytes(out_file, data)
+    click.echo(f"wrote {out_file} ({game.n_states} states, objective {objective})")
+
+
+@armada.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def variants(as_json) -> None:
     """List the named readings of the rules (--variant NAME), each with the default reading

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
+from solver.sabords.export import policy
 from solver.util import InputError, dumps_json
 
 CARD_HELP = (
@@ -241,3 +242,6 @@ def variants(as_json) -> None:
         click.echo(dumps_json(readings), nl=False)
         return
     click.echo(readings_text(readings), nl=False)
+
+
+sabords.add_command(policy)
