@@ -90,6 +90,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.UsageError as err:
+        hint = f" (see '{err.ctx.command_path} --help')" if err.ctx is not None else ""
+        click.echo(f"error: {err.format_message()}{hint}", err=True)
+        sys.exit(err.exit_code)
     except click.ClickException as err:
         err.show()
         sys.exit(err.exit_code)

@@ -11,6 +11,7 @@ import pytest
 
 from tests.cli_helpers import run
 
+HUGE = "9" * 40
 LATIN1_TOML = "# Spielstand für die Grüne Insel\nname = \"Grüße\"\n".encode("latin-1")
 BINARY = bytes(range(256)) * 4
 
@@ -89,6 +90,37 @@ def test_bad_input_file(prefix, kind, what, problem, files, tmp_path, capsys):
     assert what in err.lower()
 
 
+def _huge_armada_board(tmp_path) -> str:
+    from solver.armada.board import BOARD_FILE
+
+    text = BOARD_FILE.read_text(encoding="utf-8").replace("values = [1, 2, 3]",
+                                                          f"values = [1, 2, {HUGE_INT}]", 1)
+    assert str(HUGE_INT) in text
+    return text
+
+
+HUGE_INT = 10**18
+# Files with numbers far out of range: the file's text and words the error must contain.
+HUGE_FILES = [
+    (["armada", "value", "--objective", "turn", "--board"], _huge_armada_board,
+     "integers from 0 to 1000"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--position"],
+     lambda _: f'dragons = ["{HUGE_INT},0"]\n', "not on the island"),
+    (["dragon", "patrol", "--hunter", "red", "--position"],
+     lambda _: f"treasure = {HUGE_INT}\n", "no coin of value"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--position"],
+     lambda _: f'[hunters]\nred = "{HUGE_INT},-{HUGE_INT}"\n', "not on the island"),
+]
+
+
+@pytest.mark.parametrize("prefix, text, words", HUGE_FILES, ids=lambda x: None)
+def test_huge_numbers_in_files(prefix, text, words, tmp_path, capsys):
+    path = tmp_path / "huge.toml"
+    path.write_text(text(tmp_path), encoding="utf-8")
+    code, _, err = run([*prefix, str(path)], capsys)
+    assert_one_line_error(code, err, str(path), words)
+
+
 @pytest.mark.parametrize("argv", [
     ["dragon", "board", "--svg", "{no_parent}"],
     ["dragon", "layout", "--out", "{no_parent}"],
@@ -97,3 +129,116 @@ def test_output_in_a_missing_folder(argv, files, capsys):
     argv = [a.format(**files) for a in argv]
     code, _, err = run(argv, capsys)
     assert_one_line_error(code, err, "does not exist", files["no_parent"])
+
+
+# Every command with each of its options or arguments given a wrong value: the command line
+# and words its one-line error must contain.
+BAD_ARGUMENTS = [
+    # treasure sabords ...
+    (["sabords", "score"], "missing argument 'dice'"),
+    (["sabords", "score", "--card", "42", "CCCCDSSX"], "unknown card '42'"),
+    (["sabords", "score", "--card", "", "CCCCDSSX"], "unknown card ''"),
+    (["sabords", "score", "--island=yes", "CCCCDSSX"], "--island"),
+    (["sabords", "score", "--variant", "nope", "CCCCDSSX"], "unknown variant"),
+    (["sabords", "score", "C" * 10000], "expected 8 dice, got 10000"),
+    (["sabords", "score", ""], "no dice given"),
+    (["sabords", "score", "☠☠☠☠CCCC"], "unknown die face"),
+    (["sabords", "score", "--island", "CCCCDSSX"], "island of skulls"),
+    (["sabords", "hold", "--objective", "reach:abc", "CCDMPSSX"], "bad objective"),
+    (["sabords", "hold", "--objective", "reach:1e3", "CCDMPSSX"], "bad objective"),
+    (["sabords", "hold", "--objective", f"reach:{HUGE}", "CCDMPSSX"], "cannot be reached"),
+    (["sabords", "hold", "--objective", "reach:-5", "CCDMPSSX"], "at least 1 point"),
+    (["sabords", "hold", "--objective", "", "CCDMPSSX"], "bad objective"),
+    (["sabords", "hold", "--card", "captain", "--sorceress-used", "CCDMPSSX"],
+     "--sorceress-used"),
+    (["sabords", "hold", "--rerolled", "CCDMPSSX"], "--rerolled"),
+    (["sabords", "hold", "CCCXXXMP"], "bust"),
+    (["sabords", "hold", "--all=3", "CCDMPSSX"], "--all"),
+    (["sabords", "value", "--card", "nope"], "unknown card 'nope'"),
+    (["sabords", "value", "--objective", "margin:3"], "bad objective"),
+    (["sabords", "variants", "--json=1"], "--json"),
+    (["sabords", "policy"], "missing option '--card'"),
+    (["sabords", "policy", "--card", "captain", "--format", "xml"], "--format"),
+    (["sabords", "policy", "--card", "captain", "--objective", "reach:0"], "at least 1"),
+    (["sabords", "policy", "--card", "captain", "--out", "/no/such/folder/p.csv"],
+     "does not exist"),
+    # treasure armada ...
+    (["armada", "hold", "BBOPA"], "missing option '--rolls-left'"),
+    (["armada", "hold", "--rolls-left", "abc", "BBOPA"], "not a valid integer"),
+    (["armada", "hold", "--rolls-left", "-1", "BBOPA"], "rolls left must be 0 to 2"),
+    (["armada", "hold", "--rolls-left", HUGE, "BBOPA"], "rolls left must be 0 to 2"),
+    (["armada", "hold", "--rolls-left", "1", "--board-state", "00/0", "BBOPA"],
+     "bad board state '00/0'"),
+    (["armada", "hold", "--rolls-left", "1", "--board-state", "abc", "BBOPA"],
+     "bad board state"),
+    (["armada", "hold", "--rolls-left", "1", "--board-state", "9999999999/0", "BBOPA"],
+     "bad board state"),
+    (["armada", "hold", "--rolls-left", "1", "--board-state", f"0000000000/{HUGE}", "BBOPA"],
+     "bad board state"),
+    (["armada", "hold", "--rolls-left", "1", "--board-state", "3333333333/0", "BBOPA"],
+     "the game is over"),
+    (["armada", "hold", "--rolls-left", "1", "--objective", "fun", "BBOPA"], "--objective"),
+    (["armada", "hold", "--rolls-left", "1", "BBOPQ"], "unknown die face"),
+    (["armada", "hold", "--rolls-left", "1", "B" * 5000], "expected 5 dice, got 5000"),
+    (["armada", "hold", "--rolls-left", "1", ""], "expected 5 dice, got 0"),
+    (["armada", "hold", "--rolls-left", "1", "--variant", "nope", "BBOPA"],
+     "unknown variant"),
+    (["armada", "value", "--board-state", "0/0"], "bad board state"),
+    (["armada", "value", "--objective", "all"], "--objective"),
+    (["armada", "solve", "--objective", "turn"], "--objective"),
+    (["armada", "export"], "missing option '--out'"),
+    (["armada", "export", "--format", "xlsx", "--out", "t.csv"], "--format"),
+    (["armada", "export", "--out", "/no/such/folder/t.csv"], "does not exist"),
+    (["armada", "variants", "extra"], "unexpected extra argument"),
+    # treasure dragon ...
+    (["dragon", "route", "--hand", "forest"], "missing option '--hunter'"),
+    (["dragon", "route", "--hunter", "42", "--hand", "forest"], "unknown hunter colour '42'"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest+"], "unknown card 'forest+'"),
+    (["dragon", "route", "--hunter", "red", "--hand", "lava"], "unknown card 'lava'"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--goal", "home"], "--goal"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--method", "magic"],
+     "--method"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--work-limit", "abc"],
+     "--work-limit"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--work-limit", "0"],
+     "--work-limit"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--work-limit", "-1"],
+     "--work-limit"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--variant", "nope"],
+     "unknown variant 'nope'"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--variant",
+      "flight-from-boat=maybe"], "unknown variant"),
+    (["dragon", "patrol", "--hunter", "red", "--against", "purple"], "unknown hunter colour"),
+    (["dragon", "patrol", "--hunter", "red", "--method", "guess"], "--method"),
+    (["dragon", "patrol", "--hunter", "red", "--against", "red"], "against itself"),
+    (["dragon", "board"], "missing option '--svg'"),
+    (["dragon", "layout", "--out", "/no/such/folder/b.toml"], "does not exist"),
+    (["dragon", "variants", "--json=yes"], "--json"),
+    # the other commands
+    (["cache", "empty"], "no such command 'empty'"),
+    (["cache", "clear", "--all"], "no such option"),
+    (["check", "--game", "chess"], "unknown game 'chess'"),
+    (["nosuchgame"], "no such command 'nosuchgame'"),
+]
+
+
+@pytest.mark.parametrize("argv, words", BAD_ARGUMENTS, ids=lambda x: None)
+def test_bad_argument(argv, words, capsys):
+    code, _, err = run(argv, capsys)
+    assert_one_line_error(code, err, words)
+
+
+def test_the_corpus_covers_every_command():
+    """Each command of each game appears in the corpus (a new command needs its cases)."""
+    import click
+
+    from solver.cli import SUBCOMMANDS, cli
+
+    covered = {tuple(a for a in argv[:2] if not a.startswith("-"))
+               for argv, _ in BAD_ARGUMENTS} | {tuple(p[:2]) for p, _ in FILE_READERS}
+    ctx = click.Context(cli)
+    for name in SUBCOMMANDS:
+        command = cli.get_command(ctx, name)
+        subcommands = command.commands if isinstance(command, click.Group) else {}
+        for sub in subcommands:
+            assert (name, sub) in covered, f"no malformed-input case for treasure {name} {sub}"

@@ -19,6 +19,8 @@ BOARD_FILE = MODELS_DIR / "armada" / "board.toml"
 KINDS = ("count", "of-a-kind", "full-house")
 ANY = "*"
 MAX_DOUBLOONS = 9  # one digit per pier in a board state
+MAX_VALUE = 1000  # a doubloon's value (the printed ones are 1 to 6)
+MAX_NEED = 99  # dice a doubloon needs (checked against the rules' dice when a game is built)
 
 
 @dataclass(frozen=True)
@@ -95,13 +97,15 @@ def _symbols(raw: dict, where: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(names), tuple(letters)
 
 
-def _int_list(value: object, length: int, what: str, where: str, low: int) -> tuple[int, ...]:
+def _int_list(value: object, length: int, what: str, where: str, low: int,
+              high: int) -> tuple[int, ...]:
     if (
         not isinstance(value, list)
         or len(value) != length
-        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= low for x in value)
+        or not all(isinstance(x, int) and not isinstance(x, bool) and low <= x <= high
+                   for x in value)
     ):
-        raise _fail(where, f"{what} must be a list of {length} integers >= {low}")
+        raise _fail(where, f"{what} must be a list of {length} integers from {low} to {high}")
     return tuple(value)
 
 
@@ -117,8 +121,9 @@ def _pier(row: dict, symbols: tuple[str, ...], where: str) -> Pier:
     if not isinstance(values, list) or not 1 <= len(values) <= MAX_DOUBLOONS:
         raise _fail(where, f"values must list 1 to {MAX_DOUBLOONS} doubloons")
     n = len(values)
-    values_t = _int_list(values, n, "values", where, low=0)
-    need = (0,) * n if kind == "full-house" else _int_list(row.get("need"), n, "need", where, 1)
+    values_t = _int_list(values, n, "values", where, low=0, high=MAX_VALUE)
+    need = (0,) * n if kind == "full-house" else _int_list(row.get("need"), n, "need", where,
+                                                           low=1, high=MAX_NEED)
     raw_allowed = row.get("allowed")
     if not isinstance(raw_allowed, list) or len(raw_allowed) != n:
         raise _fail(where, f"allowed must list the symbols for each of the {n} doubloons")
