@@ -7,7 +7,9 @@ import hashlib
 import json
 import os
 import re
+import sys
 import tempfile
+import time
 import tomllib
 import unicodedata
 from pathlib import Path
@@ -186,6 +188,28 @@ def distinguishing_digits(values: list[float], least: int, most: int) -> int:
         if len(shown) == len(distinct):
             return digits
     return most
+
+
+class StatusLine:
+    """What a long job is doing, on one stderr line rewritten in place (with the seconds
+    since the start); silent unless stderr is a terminal, so pipes and logs stay clean."""
+
+    def __init__(self) -> None:
+        self.active = sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+
+    def __call__(self, text: str) -> None:
+        if self.active:
+            sys.stderr.write(f"\r\033[K{time.perf_counter() - self.t0:6.1f} s  {text}")
+            sys.stderr.flush()
+
+    def __enter__(self) -> StatusLine:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.active:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 def fmt_float(x: float, digits: int = 4) -> str:

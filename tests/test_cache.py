@@ -138,3 +138,18 @@ def test_cli_rebuilds_a_damaged_sabords_table(folder, capsys):
     path.write_bytes(path.read_bytes()[:1000])
     code, again, err = run(argv, capsys)
     assert code == 0 and again == first and "damaged" in err
+
+
+def test_status_line_only_on_a_terminal(monkeypatch, capsys):
+    import sys
+
+    from solver.util import StatusLine
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    with StatusLine() as status:
+        status("solving")
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with StatusLine() as status:
+        status("solving")
+    assert "solving" in capsys.readouterr().err

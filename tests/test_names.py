@@ -80,8 +80,12 @@ def test_check_game_dragon_is_accepted(monkeypatch, capsys):
     import solver.rules.check as check
 
     seen = {}
-    monkeypatch.setattr(check, "run_check",
-                        lambda games: seen.setdefault("games", games) and {"ok": True, "games": {}})
+    def fake_check(games, progress=None):
+        seen["games"] = games
+        progress("a step")
+        return {"ok": True, "games": {}}
+
+    monkeypatch.setattr(check, "run_check", fake_check)
     code, _, _ = run(["check", "--game", "Dragon", "--game", "armada"], capsys)
     assert seen["games"] == ["dracheninsel", "armada"] and code == 0
     code, _, err = run(["check", "--game", "chess"], capsys)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
-import time
 
 import click
 
@@ -13,6 +11,7 @@ from solver.dragon.position import load_position
 from solver.dragon.route import WORK_LIMIT
 from solver.util import (
     InputError,
+    StatusLine,
     atomic_write_text,
     dumps_json,
     normalise_name,
@@ -187,7 +186,7 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
         from solver.dragon.route_rounds import cp_route
 
         try:
-            with _StatusLine() as status:
+            with StatusLine() as status:
                 result = cp_route(q, work_limit=work_limit, progress=status)
         except NotSolved:
             raise InputError(f"no route found within --work-limit {work_limit:g}; "
@@ -198,27 +197,6 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
         click.echo(dumps_json(out), nl=False)
         return
     click.echo(_route_text(island, q, result))
-
-
-class _StatusLine:
-    """What a long solve is doing, on one stderr line rewritten in place (with the seconds
-    since the start); silent unless stderr is a terminal, so pipes and logs stay clean."""
-
-    def __init__(self) -> None:
-        self.active = sys.stderr.isatty()
-        self.t0 = time.perf_counter()
-
-    def __call__(self, text: str) -> None:
-        if self.active:
-            click.echo(f"\r\033[K{time.perf_counter() - self.t0:6.1f} s  {text}", err=True,
-                       nl=False)
-
-    def __enter__(self) -> _StatusLine:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.active:
-            click.echo("\r\033[K", err=True, nl=False)
 
 
 def _route_text(island, q, result) -> str:

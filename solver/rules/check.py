@@ -10,6 +10,7 @@ they are what the rulebooks say.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from solver.rules.editions import CLASSES, load_editions, structural_errors
@@ -87,25 +88,32 @@ def check_editions(game: str, models_dir: Path = MODELS_DIR, seeds_dir: Path = S
 
 
 def run_check(games: list[str] | None = None, proofs_dir: Path = PROOFS_DIR,
-              models_dir: Path = MODELS_DIR) -> dict:
-    """Every verification for the given games (default: all)."""
+              models_dir: Path = MODELS_DIR,
+              progress: Callable[[str], None] | None = None) -> dict:
+    """Every verification for the given games (default: all); ``progress`` hears each
+    step's name."""
     result: dict = {"games": {}, "ok": True}
+    say = progress or (lambda _: None)
     for game in games or list(GAMES):
+        say(f"{GAMES[game]['title']}: editions and rulebook counts")
         entry = check_editions(game, models_dir)
         errors = entry["errors"]
         invariants = hook(game, "invariants")
+        say(f"{GAMES[game]['title']}: invariants")
         entry["invariants"] = invariants.verify_all(proofs_dir) if invariants else []
         for row in entry["invariants"]:
             if not row["holds"]:
                 errors.append(f"{game}: invariant {row['id']} fails or its certificate "
                               f"does not verify")
         certificates = hook(game, "certificates")
+        say(f"{GAMES[game]['title']}: certificates")
         entry["certificates"] = certificates(proofs_dir) if certificates else {}
         for name, problems in entry["certificates"].items():
             errors += [f"{game}: certificate {name}: {p}" for p in problems[:3]]
         if not entry["certificates"] and certificates:
             errors.append(f"{game}: no certificates found (run make solve)")
         ambiguity = hook(game, "ambiguity")
+        say(f"{GAMES[game]['title']}: variant claims (solving each reading)")
         claims = ambiguity.verify_claims(proofs_dir) if ambiguity else []
         entry["claims_ok"] = not claims
         errors += [f"{game}: {c}" for c in claims]

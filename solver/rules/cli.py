@@ -18,7 +18,8 @@ def check(games, as_json) -> None:
     """Verify the rules: editions compared, rulebook numbers checked against the models,
     invariants and certificates re-verified, variant claims re-checked.
 
-    Exits 1 when anything fails. Reports: reports/rules/ (written by make solve).
+    Exits 1 when anything fails. Reports: reports/rules/ (written by make solve). Takes
+    minutes: on a terminal a status line on stderr names the step being run.
 
     \b
     Example:
@@ -27,7 +28,7 @@ def check(games, as_json) -> None:
     """
     from solver.rules.check import run_check
     from solver.rules.games import GAMES
-    from solver.util import InputError, normalise_name
+    from solver.util import InputError, StatusLine, normalise_name
 
     aliases = {"dragon": "dracheninsel", "piraten-kapern": "sabords", "mille-sabords": "sabords",
                "gold-armada": "armada"}
@@ -37,7 +38,8 @@ def check(games, as_json) -> None:
         if name not in GAMES:
             raise InputError(f"unknown game {game!r}; known: {', '.join(GAMES)} (or dragon)")
         chosen.append(name)
-    result = run_check(chosen or None)
+    with StatusLine() as status:
+        result = run_check(chosen or None, progress=status)
     if as_json:
         click.echo(dumps_json(result), nl=False)
     else:
