@@ -90,14 +90,16 @@ def hold(state, rolls_left, objective, show_all, no_cache, as_json, board_file, 
         click.echo(dumps_json(result), nl=False)
         return
     from solver.armada.text import table
+    from solver.util import distinguishing_digits
 
     best = result["best"]
     click.echo(result["board"])
     if rolls_left == 0:
         click.echo(f"{state}, {result['dice']}: TAKE {best['take']}  "
                    f"(value {best['value']:.3f}, objective {objective})")
-        rows = [[o["take"], f"{o['value']:.3f}"] for o in result["options"]]
-        click.echo(table(["take", "value"], rows, "lr"), nl=False)
+        digits = distinguishing_digits([o["value"] for o in result["options"]], 3, 6)
+        rows = [[o["take"], f"{o['value']:.{digits}f}"] for o in result["options"]]
+        click.echo(table(["take", f"E[{objective}]"], rows, "lr"), nl=False)
         return
     verdict = "KEEP ALL" if not best["reroll"] else f"KEEP {best['keep'] or '-'}"
     click.echo(f"{state}, {result['dice']}, {rolls_left} roll(s) left: {verdict}  "
@@ -105,12 +107,14 @@ def hold(state, rolls_left, objective, show_all, no_cache, as_json, board_file, 
     chances = sorted(best["reach"].items(), key=lambda kv: -kv[1])
     click.echo("chances this turn: " + ", ".join(f"{k} {v:.3f}" for k, v in chances))
     options = result["options"] if show_all else result["options"][:10]
+    digits = distinguishing_digits([o["value"] for o in options], 3, 6)
     rows = []
     for o in options:
         top = sorted(o["reach"].items(), key=lambda kv: -kv[1])[:3]
-        rows.append([o["keep"] or "-", o["reroll"] or "-", f"{o['value']:.3f}",
+        rows.append([o["keep"] or "-", o["reroll"] or "-", f"{o['value']:.{digits}f}",
                      ", ".join(f"{k} {v:.2f}" for k, v in top)])
-    click.echo(table(["keep", "reroll", "value", "likeliest outcomes"], rows, "llrl"), nl=False)
+    click.echo(table(["keep", "reroll", f"E[{objective}]", "likeliest outcomes (P)"], rows,
+                     "llrl"), nl=False)
     if len(result["options"]) > len(options):
         click.echo(f"({len(result['options']) - len(options)} more options: --all)")
 
