@@ -156,6 +156,8 @@ BAD_ARGUMENTS = [
     (["sabords", "hold", "--all=3", "CCDMPSSX"], "--all"),
     (["sabords", "value", "--card", "nope"], "unknown card 'nope'"),
     (["sabords", "value", "--objective", "margin:3"], "bad objective"),
+    (["sabords", "value", "--card", "captain", "--objective", f"reach:{HUGE}"],
+     "cannot be reached with the captain card"),
     (["sabords", "variants", "--json=1"], "--json"),
     (["sabords", "policy"], "missing option '--card'"),
     (["sabords", "policy", "--card", "captain", "--format", "xml"], "--format"),

@@ -212,8 +212,13 @@ def card_values(card: str, objective: Objective, rules: Rules, use_cache: bool =
         weights = {card: 1}
     total = sum(weights.values())
     rows = []
+    unreachable = []
     for name, weight in weights.items():
         sol = solve_turn(name, objective, rules, use_cache)
+        try:
+            _check_reachable(sol.model, objective)
+        except InputError as err:
+            unreachable.append(err)
         rows.append({
             "card": name,
             "weight": weight,
@@ -222,6 +227,9 @@ def card_values(card: str, objective: Objective, rules: Rules, use_cache: bool =
             "island": round(sol.p_island, 10),
             "chest": round(sol.p_chest, 10),
         })
+    if len(unreachable) == len(weights):
+        raise unreachable[0] if len(weights) == 1 else InputError(
+            f"reach:{objective.target} cannot be reached with any card of the deck")
     result = {
         "card": card,
         "objective": objective.name,
