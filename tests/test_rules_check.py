@@ -142,6 +142,7 @@ def test_unread_variant_needs_a_description(tmp_path):
     errors = check_editions("sabords", models)["errors"]
     assert any("storm-scoring" in e and "variant_description" in e for e in errors)
     # and a solver-measured point may not name a variant no solver defines
+    text = text.replace(line, line.replace("variant_description", "also"))
     path.write_text(text.replace('measure = "none"\nwhy = "\'Only score', 'why = "\'Only score'))
     errors = check_editions("sabords", models)["errors"]
     assert any("storm-sets-doubled" in e and "not defined in models/" in e for e in errors)
