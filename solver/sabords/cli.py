@@ -10,7 +10,8 @@ from solver.util import InputError, dumps_json
 
 CARD_HELP = (
     "Fortune card: none, treasure-island, captain, sorceress, gold, diamond, monkey-business, "
-    "sea-battle-2, sea-battle-3, sea-battle-4, skulls-1, skulls-2, after-the-storm, truce"
+    "sea-battle-2, sea-battle-3, sea-battle-4, skulls-1, skulls-2, after-the-storm, truce "
+    "(any case; German and French names too: Kapitän, Zauberin, Totenkopf-2)"
 )
 
 
@@ -139,12 +140,14 @@ def _print_table(headers, rows, align) -> None:
 @click.argument("dice")
 def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json, variants,
          dice) -> None:
-    """What to do with the dice showing: stop, or which dice to reroll.
+    """What to do with the dice showing: stop, or which dice to reroll; on an Island of
+    Skulls roll, which dice are rolled and what each opponent loses.
 
     \b
     Example:
       treasure sabords hold --card sorceress CCDMPSXX
       treasure sabords hold --card none --objective reach:1000 --json CCCDDMPX
+      treasure sabords hold XXXXCCDM
     """
     from solver.sabords.advice import advise
     from solver.sabords.objective import parse_objective
