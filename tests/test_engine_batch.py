@@ -1,54 +1,69 @@
-"""The batched, warm-started stopping solver against the one-problem solver."""
+"""The batched, warm-started stopping solver (outcome payoffs) against the one-problem solver."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from solver.engine import solve
-from solver.engine.batch import LaneProblem, solve_many
-from solver.engine.stopping import StoppingProblem
-from solver.sabords.model import build_model
-from solver.sabords.objective import Objective
+from solver.engine.batch import solve_lanes
 from solver.sabords.rules import load_rules
+from solver.sabords.turn_lanes import deck_turns
 
 
-def _with_payoffs(problem: StoppingProblem, stop, end, bonus=None) -> StoppingProblem:
-    return StoppingProblem(problem.space, problem.live, stop, end, problem.act_mode,
-                           problem.act_state, problem.act_keep, problem.act_next,
-                           None if bonus is None else bonus[problem.act_keep],
-                           problem.bonus_mask)
+@pytest.fixture(scope="module")
+def deck():
+    return deck_turns(load_rules().with_dice(5))
 
 
-def test_random_payoffs_and_warm_starts_reach_the_same_values():
-    """Random payoffs on three cards (one with two modes, one with a bonus), each lane started
-    from random values: every lane ends at the single-problem solver's optimum."""
-    rules = load_rules().with_dice(5)
+def test_random_payoffs_and_warm_starts_reach_the_one_problem_optimum(deck):
+    """Random outcome payoffs for every card of a 5-dice deck (one card with two modes, one with
+    a protect bonus, Skull and Island cards), each lane started from random values: every
+    lane's values and start value are the single-problem solver's."""
     rng = np.random.default_rng(7)
-    for card in ("none", "sorceress", "treasure-island"):
-        problem = build_model(rules.card(card), rules, Objective("points")).problem
-        lanes = LaneProblem.of(problem)
-        batch = 5
-        stop = rng.random((batch,) + problem.live.shape)
-        stop[:, ~problem.live] = 0.0
-        end = rng.random((batch,) + problem.live.shape) * 0.5
-        bonus = None
-        if problem.act_bonus is not None:
-            bonus = rng.random((batch, len(problem.space.counts))) * 0.2
-        value = rng.random((batch,) + problem.live.shape) * 3 - 1
-        rounds, residual = solve_many(lanes, stop, end, value, bonus, tol=1e-14)
-        assert np.all(residual <= 1e-14)
-        for b in range(batch):
-            single = solve(_with_payoffs(problem, stop[b], end[b],
-                                         None if bonus is None else bonus[b]))
-            assert np.max(np.abs(single.value - value[b])) < 1e-12, (card, b)
+    cards = len(deck.cards)
+    lanes = 2 * cards
+    problem = np.arange(lanes) % cards
+    slot = np.arange(lanes) // cards
+    pay = rng.random((lanes, deck.count))
+    value, marked = deck.packed.storage(2)
+    value[:] = rng.random(value.shape) * 3 - 1
+    start, _, _, residual = solve_lanes(deck.packed, problem, slot, pay, value, marked,
+                                        tol=1e-14)
+    assert np.all(residual <= 1e-14)
+    for lane in range(lanes):
+        p = problem[lane]
+        om = deck.maps[p]
+        single = solve(om.explicit(pay[lane]))
+        rows = slice(deck.packed.mode_off[p], deck.packed.mode_off[p + 1])
+        got = value[slot[lane], rows]
+        live = om.problem.live
+        assert np.max(np.abs(np.where(live, single.value - got, 0.0))) < 1e-12, deck.cards[p]
+        assert abs(om.first_roll_value(single.value, pay[lane]) - start[lane]) < 1e-12
 
 
-def test_a_warm_start_at_the_solution_takes_one_update():
-    rules = load_rules().with_dice(5)
-    problem = build_model(rules.card("none"), rules, Objective("reach", 500)).problem
-    lanes = LaneProblem.of(problem)
-    stop, end = problem.stop_value[None].astype(float), problem.terminal_value[None]
-    value = np.zeros_like(stop)
-    solve_many(lanes, stop, end.astype(float), value, tol=1e-15)
-    rounds, _ = solve_many(lanes, stop, end.astype(float), value, tol=1e-12)
-    assert rounds[0] == 1
+def test_a_warm_start_at_the_solution_takes_one_update(deck):
+    lanes = len(deck.cards)
+    pay = np.random.default_rng(1).random((1, deck.count)).repeat(lanes, axis=0)
+    store = deck.packed.storage(1)
+    args = (deck.packed, np.arange(lanes), np.zeros(lanes, dtype=np.int64), pay, *store)
+    solve_lanes(*args, tol=1e-15)
+    rounds = solve_lanes(*args, tol=1e-12)[2]
+    assert np.all(rounds == 1)
+
+
+def test_outcome_distributions_and_the_marked_outcome(deck):
+    """Under each lane's optimal policy, the outcome distribution dotted with the payoffs is
+    the lane's value, and its mass on the marked outcome is the reported probability (stored in
+    single precision: it only steers Newton steps)."""
+    rng = np.random.default_rng(3)
+    lanes = len(deck.cards)
+    pay = rng.random((lanes, deck.count))
+    store = deck.packed.storage(lanes)
+    start, marked, _, _, dist, _ = solve_lanes(deck.packed, np.arange(lanes), np.arange(lanes),
+                                            pay, *store, tol=1e-14, marked_tol=1e-13,
+                                            distribution=True)
+    assert np.allclose(dist.sum(axis=1), 1.0, atol=1e-12)
+    assert np.max(np.abs((dist * pay).sum(axis=1) - start)) < 1e-12
+    plain = [i for i, c in enumerate(deck.cards) if c != "treasure-island"]
+    assert np.max(np.abs(dist[plain, deck.swap] - marked[plain])) < 1e-6

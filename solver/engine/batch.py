@@ -1,22 +1,28 @@
-"""Many copies of one stopping problem that differ only in their payoffs, solved side by side.
+"""Stopping problems whose payoffs are given per *outcome*, solved for many payoffs at once.
 
 A whole game made of press-your-luck turns (Mille Sabords) asks the same turn question tens of
-thousands of times: the dice, the legal keeps and the roll probabilities are those of one
-:class:`~solver.engine.stopping.StoppingProblem`; only what each way of ending the turn is
-worth changes from one game state to the next. :func:`solve_many` takes the problem once and a
-batch of payoffs (*lanes*), and solves every lane by the same modified policy iteration as
-:func:`~solver.engine.stopping.solve`, compiled with numba and run in parallel over lanes.
+thousands of times: the dice, the legal keeps and the roll probabilities are those of a few
+:class:`~solver.engine.stopping.StoppingProblem` s (one per card); only what each way of ending
+the turn is worth changes from one game state to the next. So a problem here names, for every
+way a turn can end, an *outcome* index, and a *lane* is one problem with one payoff per outcome:
 
-Each lane starts from the values it is given (a *warm start*): when a game solver sweeps its
-states again with slightly changed payoffs, the last sweep's turn values are a few updates away
-from the new ones, so a lane costs one Bellman update and a handful of cheap fixed-policy
-sweeps instead of a solve from scratch. Any start converges: every policy of the problems this
-serves ends the turn with probability one.
+* stopping in live state ``(m, s)`` ends in outcome ``stop_out[m, s]``;
+* landing on a non-live state ends in ``end_out[m, s]``;
+* a *protect bonus* (optional): landing on a non-live state after keeping node ``K`` pays the
+  best payoff of the outcomes ``protect_out[P]`` over the sub-multisets ``P`` of ``K``, instead of
+  ``base_out``'s (the dice put aside on a card score even when the roll busts);
+* a *first roll* may end the turn at once with a distribution over outcomes (``first_*``, a
+  sparse row per full state; empty where the first roll is an ordinary state).
 
-Lane payoffs: ``stop_value`` and ``terminal_value`` as in the problem, per lane; and, where the
-problem pays a bonus on landing in ``bonus_mask``, a bonus per *kept node* (``keep_bonus``),
-so that action ``a`` pays ``keep_bonus[act_keep[a]]`` (a per-action array per lane would be
-too large to batch).
+:func:`solve_lanes` solves every lane by modified policy iteration, as
+:func:`~solver.engine.stopping.solve` does, compiled with numba and parallel over lanes. Each
+lane starts from the values stored for it (a *warm start*): when a game solver sweeps its states
+again with slightly changed payoffs, the last sweep's turn values are a few updates away from
+the new ones, so a lane costs one Bellman update and a few cheap fixed-policy sweeps instead of
+a solve from scratch. Any start converges: every policy of these problems ends with probability
+one. Besides the value before the first roll, a lane reports the probability, under its optimal
+policy, of ending in one *marked* outcome: the derivative of the value with respect to that
+outcome's payoff, which lets a caller solve a fixed point through that payoff by Newton steps.
 """
 
 from __future__ import annotations
@@ -26,184 +32,389 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from solver.engine.stopping import StoppingProblem
+from solver.engine.outcomes import OutcomeMap
 
 NEG = -1.0e300
 
 
-@dataclass(frozen=True)
-class LaneProblem:
-    """The arrays of a :class:`StoppingProblem` that every lane shares, laid out for the
-    kernel (contiguous, int64)."""
+@dataclass(frozen=True, eq=False)
+class Packed:
+    """Several problems over one dice space, packed into flat arrays for the kernel."""
 
-    problem: StoppingProblem
-    live: np.ndarray  # (modes, F) bool
-    fixed_live: np.ndarray  # (modes, F) bool: live, but no action (the value is the stop value)
-    seg_start: np.ndarray  # (S + 1,) first action of each decision state, then len(actions)
-    seg_state: np.ndarray  # (S,) flat index mode * F + position
-    act_node: np.ndarray  # (A,) flat index next_mode * M + kept node, into the work array
-    bonus_p: np.ndarray  # (modes * M,): P(landing in bonus_mask); zeros without a bonus
-    child: np.ndarray  # (M, faces)
-    below_full: int  # nodes 0 .. below_full-1 are the keeps smaller than a full roll
+    maps: tuple[OutcomeMap, ...]
+    arrays: tuple  # the kernel's problem arguments, in order
+    mode_off: np.ndarray  # first stacked mode row of each problem
+    modes: np.ndarray
+    total_modes: int
+    n_full: int
 
     @staticmethod
-    def of(problem: StoppingProblem) -> LaneProblem:
-        space = problem.space
-        starts, seg_state = problem.segments()
-        seg_start = np.r_[starts, len(problem.act_keep)].astype(np.int64)
-        has_action = np.zeros(problem.live.size, dtype=bool)
-        has_action[seg_state] = True
-        fixed = problem.live & ~has_action.reshape(problem.live.shape)
-        bonus_p = problem.bonus_expectation()
-        if bonus_p is None:
-            bonus_p = np.zeros((problem.modes, len(space.counts)))
+    def of(maps: list[OutcomeMap]) -> Packed:
+        space = maps[0].problem.space
+        if any(m.problem.space is not space for m in maps):
+            raise ValueError("packed problems must share one dice space")
         if int(space.full[0]) != len(space.counts) - len(space.full):
             raise ValueError("full nodes must be numbered last")
-        return LaneProblem(
-            problem=problem,
-            live=np.ascontiguousarray(problem.live),
-            fixed_live=np.ascontiguousarray(fixed),
-            seg_start=seg_start,
-            seg_state=np.ascontiguousarray(seg_state, dtype=np.int64),
-            act_node=(problem.act_next * len(space.counts) + problem.act_keep).astype(np.int32),
-            bonus_p=np.ascontiguousarray(bonus_p, dtype=np.float64).ravel(),
-            child=np.ascontiguousarray(np.maximum(space.child, 0).astype(np.int64)),
-            below_full=int(space.full[0]),
+        n_nodes, n_full = len(space.counts), len(space.full)
+        modes = np.array([m.problem.modes for m in maps], dtype=np.int64)
+        mode_off = np.r_[0, np.cumsum(modes)].astype(np.int64)
+        live, fixed, stop_out, end_out, bonus_p = [], [], [], [], []
+        seg_start, seg_state, act_node, act_keep = [], [], [], []
+        seg_off, act_total = [0], 0
+        protect = np.zeros((len(maps), n_nodes), dtype=np.int32)
+        has_protect = np.zeros(len(maps), dtype=np.bool_)
+        base = np.zeros(len(maps), dtype=np.int64)
+        marked = np.array([m.marked for m in maps], dtype=np.int64)
+        first_ptr = np.zeros((len(maps), n_full + 1), dtype=np.int64)
+        first_idx, first_p = [], []
+        for i, om in enumerate(maps):
+            pr = om.problem
+            starts, states = pr.segments()
+            has_action = np.zeros(pr.live.size, dtype=bool)
+            has_action[states] = True
+            live.append(pr.live)
+            fixed.append(pr.live & ~has_action.reshape(pr.live.shape))
+            stop_out.append(om.stop_out)
+            end_out.append(om.end_out)
+            bp = pr.bonus_expectation()
+            bonus_p.append(np.zeros((pr.modes, n_nodes)) if bp is None else bp)
+            seg_start.append(starts + act_total)
+            seg_state.append(states)
+            act_node.append(pr.act_next * n_nodes + pr.act_keep)
+            act_keep.append(pr.act_keep)
+            act_total += len(pr.act_keep)
+            seg_off.append(seg_off[-1] + len(states))
+            if om.protect_out is not None:
+                protect[i] = om.protect_out
+                has_protect[i] = True
+                base[i] = om.base_out
+            count = 0
+            for s, row in enumerate(om.first_rows):
+                for out, p in sorted(row.items()):
+                    first_idx.append(out)
+                    first_p.append(p)
+                    count += 1
+                first_ptr[i, s + 1] = count
+            first_ptr[i] += len(first_idx) - count
+        arrays = (
+            np.ascontiguousarray(np.concatenate(live)),
+            np.ascontiguousarray(np.concatenate(fixed)),
+            np.ascontiguousarray(np.concatenate(stop_out).astype(np.int64)),
+            np.ascontiguousarray(np.concatenate(end_out).astype(np.int64)),
+            np.ascontiguousarray(np.concatenate(bonus_p).ravel()),
+            np.array(seg_off, dtype=np.int64),
+            np.r_[np.concatenate(seg_start), act_total].astype(np.int64),
+            np.concatenate(seg_state).astype(np.int64),
+            np.concatenate(act_node).astype(np.int32),
+            np.concatenate(act_keep).astype(np.int32),
+            protect, has_protect, base, marked, first_ptr,
+            np.array(first_idx, dtype=np.int64), np.array(first_p, dtype=np.float64),
+            np.ascontiguousarray(np.maximum(space.child, 0).astype(np.int64)),
+            int(space.full[0]),
+            np.ascontiguousarray(space.roll_probabilities(space.dice)[1]),
+            mode_off, modes,
         )
+        return Packed(tuple(maps), arrays, mode_off, modes, int(mode_off[-1]), n_full)
+
+    def storage(self, slots: int) -> tuple[np.ndarray, np.ndarray]:
+        """Zeroed warm-start storage for ``slots`` rows: (values, marked-outcome probabilities),
+        each ``(slots, total modes, F)``; a lane of problem ``p`` uses the rows of its slot from
+        ``mode_off[p]``."""
+        shape = (slots, self.total_modes, self.n_full)
+        return np.zeros(shape), np.zeros(shape, dtype=np.float32)
 
 
-def solve_many(
-    lanes: LaneProblem,
-    stop_value: np.ndarray,
-    terminal_value: np.ndarray,
-    value: np.ndarray,
-    keep_bonus: np.ndarray | None = None,
-    tol: float = 1e-13,
-    sweeps: int = 12,
-    max_rounds: int = 100_000,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Solve every lane, updating ``value`` (``(B, modes, F)``, the warm start) in place.
+def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.ndarray,
+                value: np.ndarray, marked: np.ndarray, tol: float = 1e-13, sweeps: int = 12,
+                max_rounds: int = 100_000, marked_tol: float = 1e-7,
+                distribution: bool = False, known: tuple | None = None):
+    """Solve lanes (``problem[l]``, payoffs ``pay[l, outcome]``) warm-started from and stored
+    into ``value[slot[l]]`` / ``marked[slot[l]]`` (see :meth:`Packed.storage`).
 
-    A lane stops when a full Bellman update moves no value by more than ``tol`` (absolute).
-    Returns ``(rounds, residual)`` per lane: the Bellman updates made and the last update's
-    largest change. Non-live entries of ``value`` are set to the terminal value.
+    A lane stops when a Bellman update moves no value by more than ``tol``. With
+    ``max_rounds=0`` nothing is solved or stored: each lane's start value is computed from the
+    values stored in its slot (solved for other payoffs that agree on every outcome but the first
+    roll's), so lanes may then share slots freely. Returns per lane
+    ``(start, p_marked, rounds, residual)``: the value before the first roll, the probability of
+    ending in the problem's marked outcome under the lane's optimal policy (to ``marked_tol``),
+    the Bellman updates made and the last one's largest change. Two lanes may share a slot only
+    if they are of different problems. With ``distribution=True`` a fifth result gives, per lane,
+    the probability of ending in each outcome under the lane's optimal policy (``(lanes,
+    outcomes)``; the turn's value for any other payoffs, under that policy, is then a dot
+    product): the mass of the first roll is pushed through the policy, roll after roll, until
+    less than 1e-16 of it is still in play. ``known = (dist, hashes)`` passes each lane's last
+    distribution and a hash of the policy it came from: a lane whose policy hashes the same
+    keeps its row (the push costs as much as a solve), and the sixth result gives the hashes.
     """
-    batch = stop_value.shape[0]
-    if keep_bonus is None:
-        keep_bonus = np.zeros((batch, 1))
-        has_bonus = False
+    lanes = len(problem)
+    start = np.zeros(lanes)
+    p_marked = np.zeros(lanes)
+    rounds = np.zeros(lanes, dtype=np.int64)
+    residual = np.zeros(lanes)
+    if known is not None:
+        dist = np.ascontiguousarray(known[0], dtype=np.float64).copy()
+        hashes = np.ascontiguousarray(known[1], dtype=np.int64).copy()
     else:
-        has_bonus = True
-    rounds = np.zeros(batch, dtype=np.int64)
-    residual = np.zeros(batch)
-    _solve_lanes(
-        lanes.live, lanes.fixed_live, np.ascontiguousarray(stop_value),
-        np.ascontiguousarray(terminal_value), value, np.ascontiguousarray(keep_bonus),
-        has_bonus, lanes.bonus_p, lanes.seg_start, lanes.seg_state, lanes.act_node,
-        lanes.problem.act_keep.astype(np.int32), lanes.child, lanes.below_full, 1.0 / lanes.child.shape[1], tol, sweeps,
-        max_rounds, rounds, residual,
-    )
-    return rounds, residual
+        dist = np.zeros((lanes, pay.shape[1]) if distribution else (1, 1))
+        hashes = np.zeros(lanes, dtype=np.int64)
+    _kernel(*packed.arrays, np.ascontiguousarray(problem, dtype=np.int64),
+            np.ascontiguousarray(slot, dtype=np.int64), np.ascontiguousarray(pay), value, marked,
+            tol, sweeps, max_rounds, marked_tol, start, p_marked, rounds, residual,
+            distribution, dist, known is not None, hashes)
+    if distribution:
+        return start, p_marked, rounds, residual, dist, hashes
+    return start, p_marked, rounds, residual
 
 
-@njit(cache=True, fastmath=False)
-def _expect(work: np.ndarray, child: np.ndarray, below_full: int, inv: float) -> None:
-    """Rows below the full nodes become the mean of their children (one more die rolled)."""
+@njit(cache=True)
+def _expect(work: np.ndarray, base: int, child: np.ndarray, below_full: int, inv: float):
+    """Nodes below the full ones (of the mode whose rows start at ``base``) become the mean of
+    their children: the value of keeping them and rolling one more die."""
     faces = child.shape[1]
     for node in range(below_full - 1, -1, -1):
         total = 0.0
         for face in range(faces):
-            total += work[child[node, face]]
-        work[node] = total * inv
+            total += work[base + child[node, face]]
+        work[base + node] = total * inv
 
 
-@njit(cache=True, fastmath=False)
-def _landing(work, live, value, terminal, below_full):
-    """``work[mode, full nodes]``: the value of landing on each full state, per mode."""
-    modes, n_full = live.shape
-    for m in range(modes):
-        row = work[m]
-        for s in range(n_full):
-            row[below_full + s] = value[m, s] if live[m, s] else terminal[m, s]
-
-
-@njit(cache=True, parallel=True, fastmath=False)
-def _solve_lanes(live, fixed_live, stop, terminal, value, keep_bonus, has_bonus, bonus_p,
-                 seg_start, seg_state, act_node, act_keep, child, below_full, inv, tol, sweeps,
-                 max_rounds, rounds_out, residual_out):
-    batch = stop.shape[0]
-    modes, n_full = live.shape
+@njit(cache=True, parallel=True)
+def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_state, act_node,
+            act_keep, protect, has_protect, base_out, marked_out, first_ptr, first_idx, first_p,
+            child, below_full, first_roll, mode_off, n_modes, lane_problem, lane_slot, pay, store,
+            store_marked, tol, sweeps, max_rounds, marked_tol, start_out, marked_prob, rounds_out,
+            residual_out, want_dist, dist, reuse, hashes):
+    n_full = live.shape[1]
     n_nodes = child.shape[0]
-    n_seg = seg_state.shape[0]
-    for b in prange(batch):
-        flat_work = np.empty(modes * n_nodes)
-        work = flat_work.reshape((modes, n_nodes))
-        chosen = np.full(n_seg, -1, dtype=np.int64)
-        val = value[b]
-        for m in range(modes):
-            for s in range(n_full):
-                if not live[m, s]:
-                    val[m, s] = terminal[b, m, s]
-                elif fixed_live[m, s]:
-                    val[m, s] = stop[b, m, s]
+    inv = 1.0 / child.shape[1]
+    for lane in prange(lane_problem.shape[0]):
+        p = lane_problem[lane]
+        off = mode_off[p]
+        modes = n_modes[p]
+        u = pay[lane]
+        val = store[lane_slot[lane]]
+        mk = store_marked[lane_slot[lane]]
+        work = np.empty(modes * n_nodes)
+        s0, s1 = seg_off[p], seg_off[p + 1]
+        chosen = np.full(s1 - s0, -1, dtype=np.int64)
+        bonus = np.zeros(n_nodes)
+        bonus_out = np.zeros(n_nodes, dtype=np.int64)
+        if has_protect[p]:
+            for node in range(n_nodes):
+                bonus[node] = u[protect[p, node]]
+                bonus_out[node] = protect[p, node]
+            for node in range(below_full):  # best over sub-multisets: pass the max up
+                for face in range(child.shape[1]):
+                    kid = child[node, face]
+                    if bonus[node] > bonus[kid]:
+                        bonus[kid] = bonus[node]
+                        bonus_out[kid] = bonus_out[node]
+            for node in range(n_nodes):
+                bonus[node] -= u[base_out[p]]
+        if max_rounds > 0:
+            for m in range(modes):
+                for s in range(n_full):
+                    if not live[off + m, s]:
+                        val[off + m, s] = u[end_out[off + m, s]]
+                    elif fixed[off + m, s]:
+                        val[off + m, s] = u[stop_out[off + m, s]]
         resid = 0.0
         r = 0
         while r < max_rounds:
             r += 1
-            _landing(work, live, val, terminal[b], below_full)
-            for m in range(modes):
-                _expect(work[m], child, below_full, inv)
+            _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv)
             resid = 0.0
-            for i in range(n_seg):
+            for i in range(s0, s1):
                 flat = seg_state[i]
                 m = flat // n_full
                 s = flat - m * n_full
                 best = NEG
                 arg = -1
-                if has_bonus:
-                    for a in range(seg_start[i], seg_start[i + 1]):
-                        q = flat_work[act_node[a]] + bonus_p[act_node[a]] * keep_bonus[b, act_keep[a]]
-                        if q > best:
-                            best = q
-                            arg = a
-                else:
-                    for a in range(seg_start[i], seg_start[i + 1]):
-                        q = flat_work[act_node[a]]
-                        if q > best:
-                            best = q
-                            arg = a
-                new = stop[b, m, s]
+                for a in range(seg_start[i], seg_start[i + 1]):
+                    q = work[act_node[a]]
+                    if has_protect[p]:
+                        q += bonus_p[off * n_nodes + act_node[a]] * bonus[act_keep[a]]
+                    if q > best:
+                        best = q
+                        arg = a
+                new = u[stop_out[off + m, s]]
                 if best > new:
                     new = best
                 else:
                     arg = -1
-                chosen[i] = arg
-                change = abs(new - val[m, s])
+                chosen[i - s0] = arg
+                change = abs(new - val[off + m, s])
                 if change > resid:
                     resid = change
-                val[m, s] = new
+                val[off + m, s] = new
             if resid <= tol:
                 break
             for _ in range(sweeps):
-                _landing(work, live, val, terminal[b], below_full)
-                for m in range(modes):
-                    _expect(work[m], child, below_full, inv)
-                moved = 0.0
-                for i in range(n_seg):
-                    a = chosen[i]
-                    if a < 0:
-                        continue
+                _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv)
+                moved = _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep,
+                                     has_protect[p], bonus_p, bonus, off, n_nodes, n_full)
+                if moved <= 0.1 * tol:
+                    break
+        rounds_out[lane] = r
+        residual_out[lane] = resid
+        # the probability of ending in the marked outcome, under the policy just found
+        mark = marked_out[p]
+        if mark >= 0 and max_rounds > 0:
+            for m in range(modes):
+                for s in range(n_full):
+                    if not live[off + m, s]:
+                        mk[off + m, s] = 1.0 if end_out[off + m, s] == mark else 0.0
+                    elif fixed[off + m, s]:
+                        mk[off + m, s] = 1.0 if stop_out[off + m, s] == mark else 0.0
+            for i in range(s0, s1):
+                if chosen[i - s0] < 0:
                     flat = seg_state[i]
                     m = flat // n_full
                     s = flat - m * n_full
-                    q = flat_work[act_node[a]]
-                    if has_bonus:
-                        q += bonus_p[act_node[a]] * keep_bonus[b, act_keep[a]]
-                    change = abs(q - val[m, s])
-                    if change > moved:
-                        moved = change
-                    val[m, s] = q
-                if moved <= 0.1 * tol:
+                    mk[off + m, s] = 1.0 if stop_out[off + m, s] == mark else 0.0
+            mk64 = np.empty((modes, n_full))
+            for m in range(modes):
+                for s in range(n_full):
+                    mk64[m, s] = mk[off + m, s]
+            for _ in range(1000):
+                for m in range(modes):
+                    for s in range(n_full):
+                        work[m * n_nodes + below_full + s] = mk64[m, s]
+                    _expect(work, m * n_nodes, child, below_full, inv)
+                moved = _policy_step(work, mk64, chosen, s0, s1, seg_state, act_node, act_keep,
+                                     False, bonus_p, bonus, 0, n_nodes, n_full)
+                if moved <= marked_tol:
                     break
-        rounds_out[b] = r
-        residual_out[b] = resid
+            for m in range(modes):
+                for s in range(n_full):
+                    mk[off + m, s] = mk64[m, s]
+        # the value before the first roll (a first roll may end the turn at once)
+        total = 0.0
+        total_mark = 0.0
+        for s in range(n_full):
+            lo, hi = first_ptr[p, s], first_ptr[p, s + 1]
+            if hi > lo:
+                v = 0.0
+                pm = 0.0
+                for k in range(lo, hi):
+                    v += first_p[k] * u[first_idx[k]]
+                    if first_idx[k] == mark:
+                        pm += first_p[k]
+            elif fixed[off, s]:
+                v = u[stop_out[off, s]]
+                pm = 1.0 if stop_out[off, s] == mark and mark >= 0 else 0.0
+            elif live[off, s]:
+                v = val[off, s]
+                pm = mk[off, s] if mark >= 0 else 0.0
+            else:
+                v = u[end_out[off, s]]
+                pm = 1.0 if end_out[off, s] == mark and mark >= 0 else 0.0
+            total += first_roll[s] * v
+            total_mark += first_roll[s] * pm
+        start_out[lane] = total
+        marked_prob[lane] = total_mark
+        digest = np.int64(1469598103934665603)
+        for i in range(s1 - s0):
+            digest = digest * np.int64(1099511628211) + np.int64(chosen[i] + 2)
+        if want_dist and not (reuse and hashes[lane] == digest):
+            dist[lane, :] = 0.0
+            hashes[lane] = digest
+            _push_mass(dist[lane], chosen, s0, s1, seg_state, act_node, act_keep, live, fixed,
+                       stop_out, end_out, off, modes, has_protect[p], bonus_p, bonus_out,
+                       first_ptr[p], first_idx, first_p, first_roll, child, below_full, n_nodes)
+
+
+@njit(cache=True)
+def _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv):
+    """The work array: landing values on the full nodes, expectations below, per mode."""
+    n_full = live.shape[1]
+    for m in range(modes):
+        row = m * n_nodes + below_full
+        for s in range(n_full):
+            if live[off + m, s]:
+                work[row + s] = val[off + m, s]
+            else:
+                work[row + s] = u[end_out[off + m, s]]
+        _expect(work, m * n_nodes, child, below_full, inv)
+
+
+@njit(cache=True)
+def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_protect, bonus_p,
+                 bonus, off, n_nodes, n_full):
+    """One fixed-policy update of the acting states; returns the largest change."""
+    moved = 0.0
+    for i in range(s0, s1):
+        a = chosen[i - s0]
+        if a < 0:
+            continue
+        flat = seg_state[i]
+        m = flat // n_full
+        s = flat - m * n_full
+        q = work[act_node[a]]
+        if has_protect:
+            q += bonus_p[off * n_nodes + act_node[a]] * bonus[act_keep[a]]
+        change = abs(q - val[off + m, s])
+        if change > moved:
+            moved = change
+        val[off + m, s] = q
+    return moved
+
+
+@njit(cache=True)
+def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed, stop_out,
+               end_out, off, modes, has_protect, bonus_p, bonus_out, first_ptr, first_idx,
+               first_p, first_roll, child, below_full, n_nodes):
+    """Add to ``dist`` the probability of ending in each outcome under the chosen actions.
+
+    The first roll's mass sits on the full states; each pass ends the turn where it stops (or
+    busts), moves the rest to the kept nodes and rolls it down the lattice to the next full
+    states. With a protect bonus, a bust after keeping ``K`` ends in ``K``'s best protected
+    outcome: that mass is taken when the dice are kept (``bonus_p``), not when it lands."""
+    n_full = live.shape[1]
+    inv = 1.0 / child.shape[1]
+    action_of = np.full(modes * n_full, -1, dtype=np.int64)
+    for i in range(s0, s1):
+        action_of[seg_state[i]] = chosen[i - s0]
+    mass = np.zeros(modes * n_nodes)
+    for s in range(n_full):
+        lo, hi = first_ptr[s], first_ptr[s + 1]
+        if hi > lo:
+            for k in range(lo, hi):
+                dist[first_idx[k]] += first_roll[s] * first_p[k]
+        else:
+            mass[below_full + s] = first_roll[s]
+    first = True
+    for _ in range(100_000):
+        left = 0.0
+        for m in range(modes):
+            for s in range(n_full):
+                w = mass[m * n_nodes + below_full + s]
+                if w == 0.0:
+                    continue
+                mass[m * n_nodes + below_full + s] = 0.0
+                if not live[off + m, s]:
+                    if first or not has_protect:
+                        dist[end_out[off + m, s]] += w
+                    continue
+                a = action_of[m * n_full + s]
+                if fixed[off + m, s] or a < 0:
+                    dist[stop_out[off + m, s]] += w
+                    continue
+                node = act_node[a]
+                mass[node] += w
+                left += w
+                if has_protect:
+                    dist[bonus_out[act_keep[a]]] += w * bonus_p[off * n_nodes + node]
+        first = False
+        if left < 1e-16:
+            break
+        for m in range(modes):
+            base = m * n_nodes
+            for node in range(below_full):
+                w = mass[base + node]
+                if w == 0.0:
+                    continue
+                mass[base + node] = 0.0
+                share = w * inv
+                for face in range(child.shape[1]):
+                    mass[base + child[node, face]] += share

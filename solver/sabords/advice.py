@@ -15,8 +15,8 @@ from solver.sabords.solve import TurnSolution, action_table, solve_turn
 from solver.util import InputError, normalise_name
 
 
-def _mode(sol: TurnSolution, sorceress_used: bool, rerolled: bool) -> int:
-    card = sol.model.card
+def turn_mode(card: Card, sorceress_used: bool, rerolled: bool) -> int:
+    """The turn's mode (see :mod:`solver.sabords.model`) from what the player says was done."""
     if card.skull_rerolls:
         return 1 if sorceress_used else 0
     if card.rerolls < NO_LIMIT:
@@ -51,7 +51,7 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
     model = sol.model
     _check_reachable(model, objective)
     space = model.space
-    mode = _mode(sol, sorceress_used, rerolled)
+    mode = turn_mode(model.card, sorceress_used, rerolled)
     pos = int(space.index(counts) - space.full[0])
     if model.first_island[pos]:
         return island_advice(model, counts, pos)

@@ -6,6 +6,7 @@ import click
 import numpy as np
 
 from solver.sabords.export import policy
+from solver.sabords.game_cli import game, game_position_options
 from solver.util import InputError, dumps_json
 
 CARD_HELP = (
@@ -137,21 +138,36 @@ def _print_table(headers, rows, align) -> None:
 @click.option("--no-cache", is_flag=True, help="Recompute instead of using the solved tables.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_variants_option
+@game_position_options
 @click.argument("dice")
 def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json, variants,
-         dice) -> None:
+         me, opponent, sudden_death, target, dice) -> None:
     """What to do with the dice showing: stop, or which dice to reroll; on an Island of
-    Skulls roll, which dice are rolled and what each opponent loses.
+    Skulls roll, which dice are rolled and what each opponent loses. With the scoreboard
+    (--me and --opponent, two players), the option that wins the game most often, each
+    option's P(win), and whether maximising points would choose otherwise.
 
     \b
     Example:
       treasure sabords hold --card sorceress CCDMPSXX
       treasure sabords hold --card none --objective reach:1000 --json CCCDDMPX
       treasure sabords hold XXXXCCDM
+      treasure sabords hold --card captain --me 5400 --opponent 5900 CCDMPSXX
     """
     from solver.sabords.advice import advise
     from solver.sabords.objective import parse_objective
 
+    if me is not None or opponent is not None or sudden_death or target is not None:
+        from solver.sabords.game_cli import hold_for_game
+
+        source = click.get_current_context().get_parameter_source("objective")
+        if source is not None and source.name != "DEFAULT":
+            raise InputError("--objective is a turn objective; with --me and --opponent the "
+                             "objective is winning the game")
+        hold_for_game(card, me, opponent, sudden_death, target, variants, dice,
+                      sorceress_used=sorceress_used, rerolled=rerolled, show_all=show_all,
+                      use_cache=not no_cache, as_json=as_json)
+        return
     rules = _rules(variants)
     advice = advise(card, parse_objective(objective), rules, dice,
                     sorceress_used=sorceress_used, rerolled=rerolled, use_cache=not no_cache)
@@ -248,3 +264,4 @@ def variants(as_json) -> None:
 
 
 sabords.add_command(policy)
+sabords.add_command(game)

@@ -65,6 +65,9 @@ class Rules:
     island_reroll: str
     endgame: str
     ties: str
+    target: int
+    players: int
+    score_floor: str
     cards: dict[str, Card] = field(compare=False, hash=False)
     deck: tuple[tuple[str, int], ...] = ()
     variants: tuple[str, ...] = ()
@@ -174,6 +177,9 @@ def _load(variants: tuple[str, ...]) -> Rules:
         island_reroll=game["island_reroll"],
         endgame=game["endgame"],
         ties=game["ties"],
+        target=game["target"],
+        players=game["players"],
+        score_floor=game["score_floor"],
         cards=cards,
         deck=deck,
         variants=variants,

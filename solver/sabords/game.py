@@ -1,0 +1,277 @@
+"""The whole two-player game of Mille Sabords, solved exactly: P(win) + 1/2 P(tie) for the
+player to move, in every state of the scoreboard, under optimal play by both players.
+
+**States.** Before a turn: the mover's score, the opponent's score (units of 100 points) and the
+phase. *Normal*: both below the target. *Last*: the opponent (the trigger player) has reached
+the target and the mover has one last turn. *Sudden death* (the French reading): the trigger
+player dropped below the target during the last turn, and the first to reach it at the end of
+their own turn wins at once. Under the ``ties-extra-round`` reading a tie after the last turn
+starts a *tie-break* round, whose values depend only on the gap between the two scores.
+
+**Turns.** Each turn draws a card independently with the deck's frequencies (a modelling
+assumption: the deck's order is not tracked) and is the engine's optimal-stopping problem with
+the game's values as payoffs (:mod:`solver.sabords.turn_lanes`): a turn ending in outcome
+``(own, loss, win)`` from scores ``(a, b)`` is worth ``1 - V(b - loss, a + own)`` to the mover
+when play goes on, or the game's result when it ends.
+
+**Scores below zero.** Scores may go negative (English summary); the table keeps scores down to
+a lowest score ``low`` and raises any lower score to it. The report bounds the probability of
+ever needing that truncation (:mod:`solver.sabords.game_bounds`).
+
+**Solving.** The sudden-death phase depends only on itself, the last turn on sudden death (or,
+under the English reading, on the normal phase), and the normal phase on itself and the last
+turn; :mod:`solver.sabords.game_solve` explains the iterations. Only the game's values are
+kept (one per state); a turn's policy is recomputed when asked
+(:mod:`solver.sabords.game_advice`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.sabords.rules import Rules
+from solver.sabords.turn_lanes import UNIT
+from solver.util import InputError
+
+DEFAULT_LOW = -2000  # points; see solver.sabords.game_bounds for why it is low enough
+PHASES = ("normal", "last", "sudden-death")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a whole-game solve depends on: the rules (variants included), the target and the
+    lowest score kept, in points."""
+
+    rules: Rules
+    target: int | None = None
+    low: int | None = None
+
+    def __post_init__(self) -> None:
+        target = self.rules.target if self.target is None else int(self.target)
+        if target <= 0 or target % UNIT:
+            raise InputError(f"bad target {target}: a positive multiple of {UNIT} points")
+        low = DEFAULT_LOW if self.low is None else int(self.low)
+        if self.rules.score_floor == "zero":
+            low = 0
+        if low > 0 or low % UNIT:
+            raise InputError(f"bad lowest score {low}: zero or a negative multiple of {UNIT}")
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "low", low)
+
+    @property
+    def top(self) -> int:
+        """Target in units."""
+        return self.target // UNIT
+
+    @property
+    def bottom(self) -> int:
+        """Lowest score in units."""
+        return self.low // UNIT
+
+    def key(self) -> dict:
+        return {"rules": self.rules.key(), "target": self.target, "low": self.low}
+
+
+@dataclass
+class GameTable:
+    """The solved game: one value per state (units of 100 points inside, points outside).
+
+    ``normal[a - low, b - low]`` and ``sudden[...]``: both scores below the target;
+    ``last[m - low, t - target]``: the mover ``m`` below, the trigger ``t`` at or above it (the
+    last column stands for every trigger score out of reach of one turn's points);
+    ``tiebreak``: the tie-break round's first mover's value and, per gap, the second mover's.
+    """
+
+    spec: GameSpec
+    normal: np.ndarray
+    last: np.ndarray
+    sudden: np.ndarray
+    tiebreak: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    gap_low: int = 0
+    stats: dict = field(default_factory=dict)
+    plays: dict | None = field(default=None, repr=False)  # per-state outcome distributions
+
+    def headline(self) -> dict:
+        """The numbers ``treasure sabords game`` prints (JSON field names are a contract)."""
+        versus = self.stats["optimal_vs_points"]
+        return {
+            "target": self.spec.target,
+            "variants": list(self.spec.rules.variants),
+            "first_player_wins": self.first_player_wins,
+            "points_play": dict(self.stats["points_play"]),
+            "optimal_vs_points": dict(versus),
+            "gain": versus["a_average"] - 0.5,
+        }
+
+    def win(self, me: int, opponent: int, phase: str = "normal") -> float:
+        """P(win) + 1/2 P(tie) for the player to move, before the card (scores in points)."""
+        spec = self.spec
+        a, b = _units(me, "my score"), _units(opponent, "the opponent's score")
+        low, top = spec.bottom, spec.top
+        a, b = max(a, low), max(b, low)
+        if phase == "last":
+            if a >= top or b < top:
+                raise InputError("a last turn needs the mover below the target and the "
+                                 "opponent at or above it")
+            # the last column is out of reach of any turn's points: only an instant win counts
+            return float(self.last[a - low, min(b - top, self.last.shape[1] - 1)])
+        if a >= top or b >= top:
+            raise InputError(f"both scores must be below the target {spec.target} in the "
+                             f"{phase} phase")
+        table = self.sudden if phase == "sudden-death" else self.normal
+        if phase not in ("normal", "sudden-death"):
+            raise InputError(f"unknown phase {phase!r}; known: {', '.join(PHASES)}")
+        return float(table[a - low, b - low])
+
+    @property
+    def first_player_wins(self) -> float:
+        return self.win(0, 0, "normal")
+
+    # -- what a turn's outcome is worth to the mover, per phase ---------------------------------
+    def _scores(self, a, b, own, loss):
+        """Scores after each outcome (units): mover ``a + own``, opponent ``b - loss``, raised
+        to the lowest score kept."""
+        low = self.spec.bottom
+        return (np.maximum(np.asarray(a)[:, None] + own[None, :], low),
+                np.maximum(np.asarray(b)[:, None] - loss[None, :], low))
+
+    def pay_normal(self, a, b, own, loss, win):
+        """Normal phase: ``(states, outcomes)`` payoffs for the mover at ``a`` against ``b``."""
+        low, top, reach = self.spec.bottom, self.spec.top, self.last.shape[1]
+        mover, other = self._scores(a, b, own, loss)
+        cont = 1.0 - self.normal[other - low, np.minimum(mover, top - 1) - low]
+        last = 1.0 - self.last[other - low, np.clip(mover - top, 0, reach - 1)]
+        return np.where(win[None, :], 1.0, np.where(mover >= top, last, cont))
+
+    def pay_sudden(self, a, b, own, loss, win):
+        low, top = self.spec.bottom, self.spec.top
+        mover, other = self._scores(a, b, own, loss)
+        cont = 1.0 - self.sudden[other - low, np.minimum(mover, top - 1) - low]
+        return np.where(win[None, :] | (mover >= top), 1.0, cont)
+
+    def pay_last(self, m, t, own, loss, win):
+        low, top = self.spec.bottom, self.spec.top
+        mover, trigger = self._scores(m, t, own, loss)
+        ends = trigger >= top
+        if np.any(~ends & (mover >= top)):
+            raise ValueError("a last turn left the trigger below the target and the mover above")
+        tie = 0.5 if self.spec.rules.ties == "shared" else 1.0 - self.tiebreak[0]
+        result = np.where(mover > trigger, 1.0, np.where(mover == trigger, tie, 0.0))
+        back = self.sudden if self.spec.rules.endgame == "race-wins-at-once" else self.normal
+        drop = 1.0 - back[np.minimum(trigger, top - 1) - low,
+                          np.minimum(mover, top - 1) - low]
+        return np.where(win[None, :], 1.0, np.where(ends, result, drop))
+
+    def pay_tiebreak_second(self, gap, own, loss, win):
+        """The tie-break's second mover, behind by ``gap``: the round ends after this turn."""
+        lead = own[None, :] + loss[None, :] - gap[:, None]
+        again = 1.0 - self.tiebreak[0]
+        won = win[None, :] | (lead > 0)
+        return np.where(won, 1.0, np.where(lead == 0, again, 0.0))
+
+    def pay_tiebreak_first(self, states, own, loss, win):
+        """The tie-break's first mover: the second then plays behind by this turn's gain."""
+        behind = self.tiebreak[1:]
+        gap = np.clip(own + loss - self.gap_low, 0, len(behind) - 1)
+        row = np.where(win, 1.0, 1.0 - behind[gap])
+        return np.repeat(row[None, :], states, axis=0)
+
+
+def _units(points: int, what: str) -> int:
+    if points % UNIT:
+        raise InputError(f"{what} {points} is not a multiple of {UNIT}")
+    return points // UNIT
+
+
+def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
+               fixed: np.ndarray | None = None) -> GameTable:
+    """Solve every phase of the game (see the module docstring for the order). With
+    ``fixed`` (an outcome distribution over :func:`deck_turns`' outcomes), both players play
+    every turn that way instead: the values are then those of that pair of policies.
+
+    The optimal solve starts from the values of both players maximising each turn's points
+    (solved first, cheaply: those turns are fixed distributions), and ends with the headline
+    comparisons: points play against itself, and optimal play against points play in both
+    seats (:mod:`solver.sabords.game_play`), kept in ``stats``."""
+    from solver.sabords.game_solve import GameSolver
+
+    started = time.perf_counter()
+    game = GameSolver(spec, progress, fixed)
+    points = None
+    if fixed is None:
+        from solver.sabords.game_points import points_distribution
+
+        points = solve_game(spec, tol=tol, fixed=points_distribution(spec.rules))
+        game.normal[:], game.sudden[:], game.last[:] = points.normal, points.sudden, points.last
+        game.tiebreak[:] = points.tiebreak
+    game.solve_tiebreak(tol)
+    if spec.rules.endgame == "race-wins-at-once":
+        game.solve_pairs("sudden-death", game.sudden, game.pay_sudden, tol)
+        game.solve_last(tol)
+        game.solve_pairs("normal", game.normal, game.pay_normal, tol)
+    else:
+        # a drop below the target during the last turn goes back to the normal phase, which
+        # reads the last turn in turn: refresh the last turn before every sweep
+        game.solve_pairs("normal", game.normal, game.pay_normal, tol,
+                         before_sweep=lambda: game.solve_last(tol))
+    table = game.table
+    table.stats = game.stats
+    if points is not None:
+        from solver.sabords.game_play import match, seats
+
+        fixed_play = {name: points_distribution(spec.rules) for name in game.plays}
+        versus = seats(*match(table, game.plays, fixed_play))
+        table.stats["points_play"] = {"first_player_wins": points.first_player_wins}
+        table.stats["optimal_vs_points"] = versus
+        table.plays = game.plays
+    table.stats["seconds"] = time.perf_counter() - started
+    return table
+
+
+def bellman_residuals(table: GameTable) -> dict[str, float]:
+    """``max |T V - V|`` per phase of a solved table, every turn solved again (what ``make
+    check`` re-verifies of the shipped table)."""
+    from solver.sabords.game_solve import GameSolver
+
+    solver = GameSolver(table.spec, False)
+    for name in ("normal", "sudden", "last", "tiebreak"):
+        getattr(solver.table, name)[...] = getattr(table, name)
+    return solver.residuals()
+
+
+CACHE_VERSION = 1
+
+
+def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False) -> GameTable:
+    """The solved game for ``spec``: from the disk cache (keyed by the rules, variants, target
+    and lowest score) when allowed and intact, else solved and cached. Only the values are
+    stored, one per game state; turns are solved again when a question needs them."""
+    from solver.cache import load_or_build
+
+    def build() -> dict[str, np.ndarray]:
+        if progress:
+            print(f"solving the whole game (target {spec.target}, lowest score {spec.low}"
+                  f"{', ' + ', '.join(spec.rules.variants) if spec.rules.variants else ''}); "
+                  "this takes a few minutes once, then it is cached", file=sys.stderr,
+                  flush=True)
+        table = solve_game(spec, progress=progress)
+        meta = json.dumps(table.stats, sort_keys=True).encode()
+        return {"normal": table.normal, "last": table.last, "sudden": table.sudden,
+                "tiebreak": table.tiebreak, "gap_low": np.array([table.gap_low]),
+                "stats": np.frombuffer(meta, dtype=np.uint8)}
+
+    key = {"version": CACHE_VERSION, **spec.key()}
+    arrays = load_or_build("sabords-game", key, build, use_cache=use_cache,
+                           label=f"game-{spec.target}")
+    shape = (spec.top - spec.bottom,) * 2
+    if arrays["normal"].shape != shape or arrays["sudden"].shape != shape:
+        raise ValueError("the cached game table has the wrong shape")
+    stats = json.loads(bytes(np.asarray(arrays["stats"])).decode())
+    return GameTable(spec, np.asarray(arrays["normal"]), np.asarray(arrays["last"]),
+                     np.asarray(arrays["sudden"]), np.asarray(arrays["tiebreak"]),
+                     int(arrays["gap_low"][0]), stats)

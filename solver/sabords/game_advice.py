@@ -1,0 +1,107 @@
+"""Answers that read the scoreboard: the chance to win from a position, and what to hold.
+
+The game table keeps one value per state; a question about a turn solves that one turn again,
+with the table's values as its payoffs (the engine's stopping problem in NumPy: no compilation,
+a few tens of milliseconds). The JSON fields are a contract: ``win`` for a position; ``best``,
+``value`` (now P(win)), ``options`` and ``points_best`` for a hold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.engine import solve
+from solver.sabords.advice import advise, turn_mode
+from solver.sabords.dice import format_dice, parse_dice
+from solver.sabords.game import GameTable
+from solver.sabords.objective import Objective
+from solver.sabords.turn_lanes import UNIT, card_turn
+from solver.util import InputError
+
+
+def phase_of(table: GameTable, me: int, opponent: int, sudden_death: bool) -> str:
+    """The phase a position is in, or a one-line error for one that cannot happen."""
+    target = table.spec.target
+    for what, score in (("my score", me), ("the opponent's score", opponent)):
+        if score % UNIT:
+            raise InputError(f"{what} {score} is not a multiple of {UNIT}")
+        if abs(score) > 100 * target:
+            raise InputError(f"{what} {score} is not a score this game reaches")
+    if me >= target:
+        raise InputError(f"my score {me} is at or above the target {target}: the turn would "
+                         "be the other player's (the last round gives it to them)")
+    if opponent >= target:
+        if sudden_death:
+            raise InputError("sudden death comes after the trigger player dropped below the "
+                             f"target; the opponent's {opponent} is at or above it")
+        return "last"
+    if sudden_death and table.spec.rules.endgame != "race-wins-at-once":
+        raise InputError("there is no sudden death under endgame-new-final-round: a drop "
+                         "below the target goes back to normal play")
+    return "sudden-death" if sudden_death else "normal"
+
+
+def _payoffs(table: GameTable, phase: str, me: int, opponent: int, own, loss, win):
+    low = table.spec.bottom
+    a = np.array([max(me // UNIT, low)])
+    b = np.array([max(opponent // UNIT, low)])
+    pay = {"normal": table.pay_normal, "last": table.pay_last, "sudden-death": table.pay_sudden}
+    return pay[phase](a, b, own, loss, win)[0]
+
+
+def card_turn_values(table: GameTable, card: str, me: int, opponent: int, phase: str):
+    """The card's turn at this position: (outcome map, payoffs per outcome, solution)."""
+    om, own, loss, win = card_turn(table.spec.rules.card(card).name, table.spec.rules)
+    pay = _payoffs(table, phase, me, opponent, own, loss, win)
+    return om, pay, solve(om.explicit(pay))
+
+
+def position(table: GameTable, me: int, opponent: int, phase: str,
+             card: str | None = None) -> dict:
+    """P(win) + 1/2 P(tie) before the card is drawn, or once ``card`` is drawn."""
+    if card is None:
+        value = table.win(me, opponent, phase)
+    else:
+        om, pay, sol = card_turn_values(table, card, me, opponent, phase)
+        value = om.first_roll_value(sol.value, pay)
+    return {"me": me, "opponent": opponent, "phase": phase, "target": table.spec.target,
+            "card": card, "win": value}
+
+
+def game_hold(table: GameTable, card: str, me: int, opponent: int, phase: str, dice: str, *,
+              sorceress_used: bool = False, rerolled: bool = False) -> dict:
+    """Every option for the dice showing, valued by P(win) + 1/2 P(tie), best first; and the
+    option that maximises the turn's expected points (``points_best``)."""
+    rules = table.spec.rules
+    card = rules.card(card).name
+    points = advise(card, Objective("points"), rules, dice, sorceress_used=sorceress_used,
+                    rerolled=rerolled)
+    om, pay, sol = card_turn_values(table, card, me, opponent, phase)
+    counts = np.array(parse_dice(dice, rules))
+    space = om.problem.space
+    pos = int(space.index(counts) - space.full[0])
+    head = {"card": card, "dice": format_dice(counts, rules), "me": me, "opponent": opponent,
+            "phase": phase, "objective": "win"}
+    if "island" in points:  # the Island of Skulls: nothing is chosen under the default reading
+        value = sum(q * pay[o] for o, q in om.first_rows[pos].items())
+        return {**points, **head, "value": float(value), "points_best": points.get("best")}
+    mode = turn_mode(rules.card(card), sorceress_used, rerolled)
+    problem = om.problem
+    options = [{"action": "stop", "keep": format_dice(counts, rules),
+                "value": float(pay[om.stop_out[mode, pos]])}]
+    rows = np.flatnonzero((problem.act_mode == mode) & (problem.act_state == pos))
+    for a in rows:
+        keep = space.counts[problem.act_keep[a]].astype(int)
+        options.append({"action": "reroll", "reroll": format_dice(counts - keep, rules),
+                        "keep": format_dice(keep, rules), "value": float(sol.action_value[a])})
+    order = sorted(range(len(options)), key=lambda i: -options[i]["value"])
+    options = [options[i] for i in order]  # stable: ties keep stop, then the larger keep, first
+    best = options[0]
+    points_best = dict(points["best"])
+    match = [o for o in options if o["action"] == points_best["action"]
+             and o.get("reroll") == points_best.get("reroll")]
+    points_best["win"] = match[0]["value"]
+    # the points-optimal option costs P(win) only if it is worse by more than rounding
+    differs = best["value"] - points_best["win"] > 1e-12
+    return {**head, "best": best, "value": best["value"], "options": options,
+            "points_best": points_best, "points_differs": differs}

@@ -1,0 +1,304 @@
+"""Solving the whole game's phases: the payoffs of a turn's outcomes in each phase, and the
+iterations that make every state's value consistent with its turns (see
+:mod:`solver.sabords.game` for the states and the order of the phases).
+
+**Newton steps over the score pairs.** A cyclic phase (the normal phase, sudden death) is
+solved by policy iteration, which for a game of alternating turns is Newton's method on
+``V = T V``: (1) *improvement*: at the current values, solve every state's turns (each card
+is the engine's stopping problem with these payoffs, warm-started from the last pass) and
+record, per state, the probability of each outcome under the turns' optimal policies; the
+largest ``|T V - V|`` is the Bellman residual; (2) *evaluation*: with those distributions fixed,
+a state's value is a linear function of the others', and the linear system is solved by
+Gauss-Seidel sweeps (dot products, no turn solved). Starting from the points-play values,
+three or four Newton steps reach a residual below 1e-13; a step that does not shrink the
+residual is replaced by the plain value-iteration step ``T V`` (safeguard).
+
+**Sweeps in decreasing total score, pairs solved together.** Most turns raise the mover's
+score, so a sweep from the highest total score down finds most of what a state needs already
+updated. The pair ``(a, b)``, ``(b, a)`` is one level: a bust (or a stop on no points) from one
+leads to the other; each state's value is linear in its partner's, ``c - s V(partner)``, with
+``s`` the probability of that swap, and the two lines are solved together.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from solver.engine.batch import solve_lanes
+from solver.sabords.game import GameTable
+from solver.sabords.turn_lanes import DeckTurns, deck_turns
+
+Payoff = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (a, b) -> (states, outcomes)
+
+class GameSolver:
+    """A game table being solved: the iterations over its phases."""
+
+    def __init__(self, spec, progress: bool, fixed: np.ndarray | None = None) -> None:
+        """``fixed``: play every turn with this outcome distribution (a fixed per-turn policy,
+        such as maximising points) instead of optimally."""
+        self.spec = spec
+        self.fixed = fixed
+        self.deck: DeckTurns = deck_turns(spec.rules)
+        deck = self.deck
+        if np.any((deck.loss > 0) & (deck.own > 0)):
+            raise ValueError("a turn that scores and costs the opponent points at once is "
+                             "outside this model")
+        self.low, self.top = spec.bottom, spec.top
+        span = self.top - self.low
+        gains = deck.own + deck.loss
+        self.gap_low = int(gains.min())
+        self.table = GameTable(spec, np.zeros((span, span)),
+                               np.zeros((span, max(int(deck.own.max()), 1) + 1)),
+                               np.zeros((span, span)),
+                               np.zeros(int(gains.max()) - self.gap_low + 3), self.gap_low)
+        self.normal, self.sudden, self.last = self.table.normal, self.table.sudden, self.table.last
+        self.tiebreak = self.table.tiebreak
+        self.progress = progress
+        self.stats: dict = {"sweeps": {}, "residual": {}, "lanes": 0, "rounds": 0}
+        a_all, b_all = np.divmod(np.arange(span * span), span)
+        self.levels = [np.flatnonzero(a_all + b_all == s) for s in range(2 * span - 2, -1, -1)]
+        # larger batches for passes that need no particular order
+        order = np.concatenate(self.levels)
+        self.blocks = [order[i:i + 1024] for i in range(0, len(order), 1024)]
+        self._last_groups: tuple | None = None
+        self.plays: dict[str, np.ndarray] = {}  # phase -> outcome distributions, last pass
+        uses = [np.r_[m.stop_out.ravel(), m.end_out.ravel()] for m in deck.maps]
+        uses += [m.protect_out for m in deck.maps if m.protect_out is not None]
+        self.solved_outcomes = np.unique(np.concatenate(uses))
+
+    # -- the table's payoffs over the deck's outcomes ------------------------------------------
+    def pay_normal(self, a, b):
+        return self.table.pay_normal(a, b, self.deck.own, self.deck.loss, self.deck.win)
+
+    def pay_sudden(self, a, b):
+        return self.table.pay_sudden(a, b, self.deck.own, self.deck.loss, self.deck.win)
+
+    def pay_last(self, m, t):
+        return self.table.pay_last(m, t, self.deck.own, self.deck.loss, self.deck.win)
+
+    def pay_tiebreak_second(self, gap, _):
+        return self.table.pay_tiebreak_second(gap, self.deck.own, self.deck.loss, self.deck.win)
+
+    def pay_tiebreak_first(self, a, _):
+        return self.table.pay_tiebreak_first(len(a), self.deck.own, self.deck.loss,
+                                             self.deck.win)
+
+    # -- solving states ---------------------------------------------------------------------
+    def _storage(self, slots: int):
+        """Warm-start storage for the turns of ``slots`` states (none for fixed play)."""
+        return self.deck.packed.storage(slots if self.fixed is None else 0)
+
+    def _lanes(self, pay_rows: np.ndarray, slots: np.ndarray, store, tol: float,
+               max_rounds: int = 100_000, distribution: bool = False, memo=None):
+        """Every card's turn for each state (one payoff row each): the states' values before
+        the card, their derivatives with respect to the ``swap`` outcome's payoff and, if
+        asked, each outcome's probability under the turns' optimal policies (``memo``: per
+        slot and card, the last distributions and their policies' hashes, reused where the
+        policy has not changed and updated in place)."""
+        deck = self.deck
+        if self.fixed is not None:
+            return (pay_rows @ self.fixed, np.full(len(pay_rows), self.fixed[deck.swap]),
+                    self.fixed)
+        cards = len(deck.cards)
+        problem = np.tile(np.arange(cards), len(pay_rows))
+        known = None
+        if memo is not None:
+            known = (memo[0][slots].reshape(-1, deck.count), memo[1][slots].ravel())
+        out = solve_lanes(
+            deck.packed, problem, np.repeat(slots, cards), np.repeat(pay_rows, cards, axis=0),
+            store[0], store[1], tol=tol, max_rounds=max_rounds, distribution=distribution,
+            known=known)
+        if memo is not None:
+            memo[0][slots] = out[4].reshape(len(slots), cards, -1)
+            memo[1][slots] = out[5].reshape(len(slots), cards)
+        start, marked, rounds = out[0], out[1], out[2]
+        self.stats["lanes"] += len(problem) if max_rounds else 0
+        self.stats["rounds"] += int(rounds.sum())
+        dist = None
+        if distribution:
+            dist = np.einsum("sco,c->so", out[4].reshape(len(pay_rows), cards, -1),
+                             deck.weights)
+        return (start.reshape(-1, cards) @ deck.weights,
+                marked.reshape(-1, cards) @ deck.weights, dist)
+
+    def values(self, pay: Payoff, a: np.ndarray, b: np.ndarray, tol: float, play: str):
+        """Values of a few states solved from scratch (no stored warm start); their outcome
+        distributions are recorded as ``play``."""
+        store = self._storage(len(a))
+        values, _, dist = self._lanes(pay(a, b), np.arange(len(a)), store, tol,
+                                      distribution=True)
+        self.plays[play] = dist
+        return values
+
+    def _linear(self, pay_rows: np.ndarray, rows: np.ndarray, _tol: float):
+        """The states' values when every turn follows its recorded outcome distribution."""
+        dist = self.dist[rows]
+        return (pay_rows * dist).sum(axis=1), dist[:, self.deck.swap]
+
+    def _optimal(self, store):
+        def lanes(pay_rows, rows, tol):
+            return self._lanes(pay_rows, rows, store, tol)[:2]
+        return lanes
+
+    def evaluate_pairs(self, name: str, table: np.ndarray, pay: Payoff, lanes, tol: float,
+                       before_sweep: Callable[[], float] | None = None, inner: float = 0.0,
+                       warm_up=None) -> int:
+        """Gauss-Seidel sweeps over the both-below-target pairs, in decreasing total score,
+        until no value moves by ``tol`` (``lanes(pay_rows, rows, tol) -> (values, swap
+        probabilities)`` gives a level's values; ``before_sweep`` refreshes a table this phase
+        reads and returns its largest change). Returns the sweeps made."""
+        span = self.top - self.low
+        a_all, b_all = np.divmod(np.arange(span * span), span)
+        partner = b_all * span + a_all
+        sweeps = 0
+        while True:
+            sweeps += 1
+            moved = before_sweep() if before_sweep is not None else 0.0
+            for rows in self.levels:
+                a, b = a_all[rows], b_all[rows]
+                if warm_up is not None and sweeps == 1:
+                    warm_up(rows)
+                x0 = 1.0 - table[b, a]
+                g, slope = lanes(pay(a + self.low, b + self.low), rows, inner)
+                c = g + slope * (1.0 - x0)
+                pos = np.searchsorted(rows, partner[rows])
+                new = np.where(rows == partner[rows], c / (1.0 + slope),
+                               (c - slope * c[pos]) / (1.0 - slope * slope[pos]))
+                moved = max(moved, float(np.max(np.abs(new - table[a, b]))))
+                table[a, b] = new
+            if moved <= tol and inner <= tol / 10:
+                return sweeps
+            if inner:
+                inner = max(min(inner, moved / 100), tol / 10)
+
+    def solve_pairs(self, name: str, table: np.ndarray, pay: Payoff, tol: float,
+                    before_sweep: Callable[[], float] | None = None) -> None:
+        """Solve a cyclic phase in place (Newton steps; see the module docstring)."""
+        span = self.top - self.low
+        if self.fixed is not None:
+            self.dist = np.broadcast_to(self.fixed, (span * span, len(self.fixed)))
+            self.stats["sweeps"][name] = self.evaluate_pairs(name, table, pay, self._linear,
+                                                             tol, before_sweep)
+            self.plays[name] = self.fixed
+            return
+        store = self._storage(span * span)
+        self.dist = np.zeros((span * span, self.deck.count))
+        cards = len(self.deck.cards)
+        memo = (np.zeros((span * span, cards, self.deck.count)),
+                np.zeros((span * span, cards), dtype=np.int64))
+        inner = 1e-4
+        residuals: list[float] = []
+        started = time.perf_counter()
+        for step in range(1, 100):
+            if before_sweep is not None:
+                before_sweep()
+            value = table.ravel().copy()
+            applied = self.improve(pay, store, inner, step == 1, memo)
+            residual = float(np.max(np.abs(applied - value)))
+            residuals.append(residual)
+            if self.progress:
+                print(f"  {name}: Newton step {step}, Bellman residual {residual:.2e} "
+                      f"({time.perf_counter() - started:.1f} s)", file=sys.stderr, flush=True)
+            if residual <= tol and inner <= tol / 10:
+                break
+            inner = max(min(inner, residual / 1000), tol / 10)
+            if len(residuals) > 1 and residual > 0.5 * residuals[-2]:
+                table[:] = applied.reshape(span, span)  # safeguard: a value-iteration step
+                continue
+            self.evaluate_pairs(name, table, pay, self._linear, tol / 10, before_sweep)
+        self.stats["sweeps"][name] = step
+        self.stats["residual"][name] = residual
+        self.plays[name] = self.dist.copy()
+
+    def improve(self, pay: Payoff, store, tol: float, first: bool, memo=None) -> np.ndarray:
+        """``T V`` for every both-below-target state: its turns solved at the current values
+        (warm-started from ``store``; on a ``first`` pass, from a neighbour's turns, solved
+        just before). With ``memo``, the outcome distributions are recorded in ``self.dist``."""
+        span = self.top - self.low
+        a_all, b_all = np.divmod(np.arange(span * span), span)
+        neighbour = np.where(b_all + 1 < span, a_all * span + b_all + 1,
+                             (a_all + 1) * span + b_all)
+        applied = np.zeros(span * span)
+        for rows in self.levels if first else self.blocks:
+            if first and rows is not self.levels[0]:
+                for part in store:
+                    part[rows] = part[neighbour[rows]]
+            g, _, dist = self._lanes(pay(a_all[rows] + self.low, b_all[rows] + self.low),
+                                     rows, store, tol, distribution=memo is not None,
+                                     memo=memo)
+            applied[rows] = g
+            if memo is not None:
+                self.dist[rows] = dist
+        return applied
+
+    def residuals(self, tol: float = 1e-14) -> dict[str, float]:
+        """The Bellman residual ``max |T V - V|`` of every phase of the loaded table, each turn
+        solved again from scratch (for checking a stored table)."""
+        span = self.top - self.low
+        out = {}
+        if self.spec.rules.ties != "shared":
+            before = self.tiebreak.copy()
+            gaps = np.arange(self.gap_low, self.gap_low + len(self.tiebreak) - 1)
+            second = self.values(self.pay_tiebreak_second, gaps, gaps, tol, "tiebreak-second")
+            first = self.values(self.pay_tiebreak_first, np.zeros(1, dtype=np.int64),
+                                np.zeros(1, dtype=np.int64), tol, "tiebreak-first")
+            out["tie-break"] = float(np.max(np.abs(np.r_[first, second] - before)))
+        phases = [("normal", self.normal, self.pay_normal)]
+        if self.spec.rules.endgame == "race-wins-at-once":
+            phases.append(("sudden-death", self.sudden, self.pay_sudden))
+        for name, table, pay in phases:
+            applied = self.improve(pay, self._storage(span * span), tol, True)
+            out[name] = float(np.max(np.abs(applied - table.ravel())))
+        last = self.last.copy()
+        self._last_groups = None
+        out["last"] = self.solve_last(tol)
+        self.last[:] = last
+        return out
+
+    def solve_last(self, tol: float) -> float:
+        """Every last-turn state. States whose payoffs agree on every outcome a decision can
+        reach (all but the first roll's Island) share one solve, made again only when those
+        payoffs change. Returns the largest change."""
+        span_m, span_t = self.last.shape
+        m_all, t_all = np.divmod(np.arange(span_m * span_t), span_t)
+        pay = self.pay_last(m_all + self.low, t_all + self.top)
+        solved = pay[:, self.solved_outcomes]
+        groups, group_of = np.unique(solved, axis=0, return_index=False, return_inverse=True)
+        group_of = group_of.ravel()
+        if self._last_groups is None or not np.array_equal(self._last_groups[0], groups):
+            first = np.zeros(len(groups), dtype=np.int64)
+            first[group_of[::-1]] = np.arange(len(group_of))[::-1]
+            store = self._storage(len(groups))
+            dist = self._lanes(pay[first], np.arange(len(groups)), store, tol / 10,
+                               distribution=True)[2]
+            self._last_groups = (groups, store, dist)
+        store = self._last_groups[1]
+        # an Island's outcomes do not depend on the payoffs: one group, one distribution
+        self.plays["last"] = self._last_groups[2][group_of]
+        total = self._lanes(pay, group_of, store, tol, max_rounds=0)[0]
+        moved = float(np.max(np.abs(self.last[m_all, t_all] - total)))
+        self.last[m_all, t_all] = total
+        return moved
+
+    def solve_tiebreak(self, tol: float) -> None:
+        """The tie-break round: the second mover's value per gap and the first mover's."""
+        if self.spec.rules.ties == "shared":
+            return
+        gaps = np.arange(self.gap_low, self.gap_low + len(self.tiebreak) - 1)
+        one = np.zeros(1, dtype=np.int64)
+        self.tiebreak[0] = 0.5
+        for _ in range(1000):
+            before = self.tiebreak.copy()
+            self.tiebreak[1:] = self.values(self.pay_tiebreak_second, gaps, gaps, tol / 10,
+                                            "tiebreak-second")
+            self.tiebreak[0] = self.values(self.pay_tiebreak_first, one, one, tol / 10,
+                                           "tiebreak-first")[0]
+            if np.max(np.abs(self.tiebreak - before)) <= tol:
+                return
+        raise RuntimeError("the tie-break round did not converge")
+
+

@@ -1,0 +1,141 @@
+"""Mille Sabords turns as sub-problems of the whole game: every way a turn can end, for every
+card of the deck, in one table of outcomes.
+
+Within a game, a turn under one card is always the same optimal-stopping problem
+(:func:`solver.sabords.model.build_model`); only what each *outcome* is worth changes with the
+scoreboard. An outcome is a triple ``(own, loss, win)`` in units of 100 points: the mover's
+points, what each opponent loses (the Island of Skulls) and an instant win (nine identical
+symbols). :func:`deck_turns` lists the outcomes of every card's turn once, in one table shared by
+the deck, and maps each turn state to the outcome that ends it (:class:`~solver.engine.batch.
+OutcomeMap`), so that one payoff row per game state serves every card. The Island of Skulls is
+decided by the first roll alone: it is the first roll's distribution over outcomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, cached_property
+
+import numpy as np
+
+from solver.engine.outcomes import OutcomeMap
+from solver.sabords.model import TurnModel, build_model
+from solver.sabords.objective import Objective
+from solver.sabords.rules import Rules
+from solver.sabords.scoring import island_distribution, stop_outcomes
+
+UNIT = 100  # every score in the game is a multiple of 100 points
+
+
+@dataclass(frozen=True, eq=False)
+class DeckTurns:
+    """Every card's turn over one shared outcome table (``own``, ``loss``, ``win``).
+
+    ``cards[i]`` is drawn with probability ``weights[i]``; ``models[i]`` is its turn and
+    ``packed`` the problems laid out for :func:`solver.engine.batch.solve_lanes`. The marked
+    outcome of every card is ``swap`` = (0, 0, no win): after it, the next state is the same two
+    scores with the players' roles swapped, which is what the game solver's Newton step needs.
+    """
+
+    cards: tuple[str, ...]
+    weights: np.ndarray
+    models: tuple[TurnModel, ...]
+    maps: tuple[OutcomeMap, ...]
+    own: np.ndarray
+    loss: np.ndarray
+    win: np.ndarray
+    swap: int
+
+    @property
+    def count(self) -> int:
+        return len(self.own)
+
+    @cached_property
+    def packed(self):
+        """The problems packed for the batch solver (imported here: it compiles)."""
+        from solver.engine.batch import Packed
+
+        return Packed.of(list(self.maps))
+
+
+class _Outcomes:
+    """A growing table of outcome triples."""
+
+    def __init__(self) -> None:
+        self.index: dict[tuple[int, int, bool], int] = {}
+
+    def of(self, own, loss, win) -> np.ndarray:
+        own, loss = _units(own), _units(loss)
+        keys = zip(own.tolist(), loss.tolist(), np.asarray(win, dtype=bool).tolist(),
+                   strict=True)
+        return np.array([self.index.setdefault(k, len(self.index)) for k in keys],
+                        dtype=np.int64)
+
+
+def _units(points) -> np.ndarray:
+    points = np.atleast_1d(np.asarray(points, dtype=np.int64))
+    if np.any(points % UNIT):
+        raise ValueError("a turn outcome is not a multiple of 100 points")
+    return points // UNIT
+
+
+def _card_map(model: TurnModel, rules: Rules, table: _Outcomes) -> OutcomeMap:
+    """One card's turn: the outcome of every stop, landing, protected keep and Island roll."""
+    space = model.space
+    stops, busts = model.stops, model.busts
+    stop_idx = table.of(stops.own, stops.opponents, stops.win)
+    bust_idx = table.of(busts.own, busts.opponents, busts.win)
+    stop_out = np.where(model.stop_is_bust, bust_idx[None, :], stop_idx[None, :])
+    end_out = np.tile(bust_idx, (model.problem.modes, 1))
+    protect_out, base_out = None, -1
+    if model.card.protect:
+        counts = space.counts.astype(np.int64).copy()
+        counts[:, model.skull] = 0
+        kept = stop_outcomes(counts, model.card, rules, chest=False)
+        protect_out = table.of(kept.own, kept.opponents, kept.win)
+        if len(set(bust_idx.tolist())) != 1:
+            raise ValueError("Treasure Island expects every plain bust to end alike")
+        base_out = int(bust_idx[0])
+    first_rows: list[dict[int, float]] = [{} for _ in range(len(space.full))]
+    for pos in np.flatnonzero(model.first_island):
+        skulls = int(space.counts[space.full[pos], model.skull])
+        dist = island_distribution(skulls, model.card, rules)
+        losses = list(dist)
+        idx = table.of(np.zeros(len(losses), dtype=np.int64), losses, np.zeros(len(losses)))
+        first_rows[pos] = {int(i): float(Fraction(dist[lost])) for i, lost in
+                           zip(idx, losses, strict=True)}
+    return OutcomeMap(model.problem, stop_out, end_out, first_rows, protect_out, base_out)
+
+
+@cache
+def deck_turns(rules: Rules) -> DeckTurns:
+    """Every card of the rules' deck, drawn independently with the deck's frequencies."""
+    table = _Outcomes()
+    cards = tuple(name for name, _ in rules.deck)
+    counts = np.array([n for _, n in rules.deck], dtype=np.float64)
+    models, maps = [], []
+    for card in cards:
+        model = build_model(rules.card(card), rules, Objective("points"))
+        models.append(model)
+        maps.append(_card_map(model, rules, table))
+    swap = table.index.setdefault((0, 0, False), len(table.index))
+    maps = [OutcomeMap(m.problem, m.stop_out, m.end_out, m.first_rows, m.protect_out,
+                       m.base_out, marked=swap) for m in maps]
+    keys = sorted(table.index, key=table.index.get)
+    own = np.array([k[0] for k in keys], dtype=np.int64)
+    loss = np.array([k[1] for k in keys], dtype=np.int64)
+    win = np.array([k[2] for k in keys], dtype=bool)
+    return DeckTurns(cards, counts / counts.sum(), tuple(models), tuple(maps), own, loss, win,
+                     swap)
+
+
+def card_turn(card: str, rules: Rules) -> tuple[OutcomeMap, np.ndarray, np.ndarray, np.ndarray]:
+    """One card's turn alone: its outcome map and outcome table ``(own, loss, win)``."""
+    table = _Outcomes()
+    model = build_model(rules.card(card), rules, Objective("points"))
+    om = _card_map(model, rules, table)
+    keys = sorted(table.index, key=table.index.get)
+    return (om, np.array([k[0] for k in keys], dtype=np.int64),
+            np.array([k[1] for k in keys], dtype=np.int64),
+            np.array([k[2] for k in keys], dtype=bool))

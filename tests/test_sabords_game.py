@@ -1,0 +1,127 @@
+"""The whole-game solver on reduced games: identities it must satisfy, its residual check,
+and seeded simulations of whole games played die by die."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.engine import solve
+from solver.sabords.game import GameSpec, bellman_residuals, solve_game
+from solver.sabords.game_play import match
+from solver.sabords.game_points import points_distribution
+from solver.sabords.model import build_model
+from solver.sabords.rules import load_rules
+from tests import sabords_game_sim as sim
+
+TARGET, LOW = 600, -300
+
+
+@pytest.fixture(scope="module")
+def five():
+    """Five dice, target 600, lowest score -300: every phase is reached."""
+    return solve_game(GameSpec(load_rules().with_dice(5), TARGET, LOW))
+
+
+class _LastTurn:
+    """A last turn's objective, written from the rules alone: beat the trigger's score (1),
+    tie it (1/2), or nine of a kind (1)."""
+
+    name = "last-turn"
+
+    def __init__(self, gap: int) -> None:
+        self.gap = gap
+
+    def payoff(self, own, opponents, win):
+        own = np.asarray(own)
+        value = np.where(own > self.gap, 1.0, np.where(own == self.gap, 0.5, 0.0))
+        return np.where(np.asarray(win, dtype=bool), 1.0, value)
+
+
+def _last_turn_value(rules, gap: int) -> float:
+    """P(score more than the gap) + 1/2 P(score exactly the gap), maximised, over the deck:
+    each card's turn solved for that objective by the engine alone."""
+    total = 0.0
+    weights = sum(n for _, n in rules.deck)
+    for card, count in rules.deck:
+        model = build_model(rules.card(card), rules, _LastTurn(gap))
+        sol = solve(model.problem)
+        landing = model.first_roll_landing(np.where(model.problem.live[0], sol.value[0],
+                                                    model.problem.terminal_value[0]))
+        first = model.space.roll_probabilities(model.space.dice)[1]
+        total += count / weights * float(first @ landing)
+    return total
+
+
+@pytest.mark.parametrize("me,trigger", [(-300, 2000), (0, 2100), (300, 2300), (500, 2600)])
+def test_last_turn_is_beating_the_gap(five, me, trigger):
+    """Where no Island can bring the trigger back below the target (it would take more than
+    (5 + 2) skulls at 200 each), the last turn's P(win) is the turn's chance to score more
+    than the gap plus half its chance to tie it."""
+    rules = five.spec.rules
+    assert trigger - (rules.dice + 2) * 200 >= TARGET
+    expected = _last_turn_value(rules, trigger - me)
+    assert abs(five.win(me, trigger, "last") - expected) < 1e-10
+
+
+def test_values_are_probabilities_and_the_table_is_consistent(five):
+    for table in (five.normal, five.sudden, five.last):
+        assert np.all(table >= -1e-12) and np.all(table <= 1 + 1e-12)
+    residual = bellman_residuals(five)
+    assert max(residual.values()) < 1e-12, residual
+
+
+def test_the_residual_check_catches_a_wrong_value(five):
+    broken = solve_game.__globals__["GameTable"](
+        five.spec, five.normal.copy(), five.last.copy(), five.sudden.copy(),
+        five.tiebreak.copy(), five.gap_low)
+    broken.normal[4, 2] += 1e-6
+    assert bellman_residuals(broken)["normal"] > 5e-7
+
+
+def test_points_play_is_the_match_of_two_points_players(five):
+    """Two independent evaluations of points play agree: the solver's (Gauss-Seidel with
+    pair steps) and the match of two fixed players (plain sweeps)."""
+    points = points_distribution(five.spec.rules)
+    play = {name: points for name in ("normal", "last", "sudden-death")}
+    first, _ = match(five, play, play)
+    assert abs(first.win(0, 0) - five.stats["points_play"]["first_player_wins"]) < 1e-12
+
+
+def test_optimal_play_beats_points_play_in_both_seats(five):
+    versus = five.stats["optimal_vs_points"]
+    assert versus["a_first"] > five.first_player_wins
+    assert versus["a_second"] > 1 - five.first_player_wins
+
+
+def test_each_reading_changes_what_it_should():
+    rules = load_rules().with_dice(4)
+    floor = solve_game(GameSpec(load_rules(["score-floor-zero"]).with_dice(4), 500, LOW))
+    assert floor.spec.low == 0 and floor.normal.shape == (5, 5)
+    english = solve_game(GameSpec(load_rules(["endgame-new-final-round"]).with_dice(4), 500,
+                                  LOW))
+    french = solve_game(GameSpec(rules, 500, LOW))
+    assert np.all(english.sudden == 0)  # no sudden death under the English reading
+    # with four dice a drop below the target needs an Island of four skulls: it happens
+    assert abs(english.first_player_wins - french.first_player_wins) > 1e-9
+    ties = solve_game(GameSpec(load_rules(["ties-extra-round"]).with_dice(4), 500, LOW))
+    assert 0.0 < ties.tiebreak[0] < 1.0
+    assert abs(ties.first_player_wins - french.first_player_wins) > 1e-9
+
+
+GAMES = 3000
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_simulated_games_agree_with_the_table(five, seat):
+    """Whole games played die by die, seeded: optimal against optimal, and optimal against
+    points play in both seats, within four standard errors of the exact values."""
+    rng = np.random.default_rng(11 + seat)
+    optimal = sim.Player("optimal", five)
+    points = sim.Player("points", five)
+    players = (optimal, optimal) if seat == 0 else (points, optimal)
+    results = np.array([sim.play_game(rng, players, five) for _ in range(GAMES)])
+    versus = five.stats["optimal_vs_points"]
+    exact = five.first_player_wins if seat == 0 else 1.0 - versus["a_second"]
+    error = results.std(ddof=1) / np.sqrt(GAMES)
+    assert abs(results.mean() - exact) < 4 * error, (results.mean(), exact, error)
