@@ -125,3 +125,30 @@ def test_simulated_games_agree_with_the_table(five, seat):
     exact = five.first_player_wins if seat == 0 else 1.0 - versus["a_second"]
     error = results.std(ddof=1) / np.sqrt(GAMES)
     assert abs(results.mean() - exact) < 4 * error, (results.mean(), exact, error)
+
+
+def test_the_outcome_level_simulation_agrees_with_the_table(five):
+    """The deck report's simulator, with independent draws, reproduces the exact value."""
+    from solver.sabords.game_deck import simulate
+
+    results = simulate(five, 100_000, 5, real_deck=False)
+    error = results.std(ddof=1) / np.sqrt(len(results))
+    assert abs(results.mean() - five.first_player_wins) < 4 * error
+
+
+def test_rules_of_thumb_never_beat_the_exact_policy(five):
+    from solver.sabords.game_report import _thumbs
+
+    thumbs = _thumbs(five)
+    assert all(t["loss"] >= -1e-12 for t in thumbs)
+    assert thumbs[0]["loss"] > 1e-4  # points play gives something away
+    assert thumbs[0]["loss"] >= thumbs[1]["loss"] - 1e-12 >= thumbs[2]["loss"] - 2e-12
+
+
+def test_the_lowest_score_bound_is_a_probability_that_shrinks_with_the_floor():
+    from solver.sabords.game_bounds import hit_probability
+
+    rules = load_rules().with_dice(5)
+    high = hit_probability(solve_game(GameSpec(rules, TARGET, -300)))
+    low = hit_probability(solve_game(GameSpec(rules, TARGET, -800)))
+    assert 0 < low["opening"] < high["opening"] <= 1

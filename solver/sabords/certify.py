@@ -175,7 +175,11 @@ def check_certificate(path: Path) -> list[str]:
 
 
 def check_all(proofs_dir: Path = PROOFS_DIR) -> dict[str, list[str]]:
-    """Re-verify every certificate file in ``proofs/sabords/``: {file name: problems}."""
-    return {path.name: check_certificate(path)
+    """Re-verify every certificate file in ``proofs/sabords/``: {file name: problems}. The
+    whole-game table (``game-*.json``) is checked by recomputing its Bellman residual."""
+    from solver.sabords.game_report import check_proof
+
+    return {path.name: check_proof(path) if path.name.startswith("game-")
+            else check_certificate(path)
             for path in sorted((proofs_dir / "sabords").glob("*.json"))
             if path.name != "variants.json"}

@@ -95,6 +95,8 @@ class GameTable:
     gap_low: int = 0
     stats: dict = field(default_factory=dict)
     plays: dict | None = field(default=None, repr=False)  # per-state outcome distributions
+    card_plays: dict | None = field(default=None, repr=False)  # the same per card drawn
+    hashes: dict | None = field(default=None, repr=False)  # per state and card: policy hash
 
     def headline(self) -> dict:
         """The numbers ``treasure sabords game`` prints (JSON field names are a contract)."""
@@ -229,6 +231,8 @@ def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
         table.stats["points_play"] = {"first_player_wins": points.first_player_wins}
         table.stats["optimal_vs_points"] = versus
         table.plays = game.plays
+        table.card_plays = game.card_plays
+        table.hashes = game.hashes
     table.stats["seconds"] = time.perf_counter() - started
     return table
 
@@ -247,10 +251,33 @@ def bellman_residuals(table: GameTable) -> dict[str, float]:
 CACHE_VERSION = 1
 
 
+def _arrays(table: GameTable) -> dict[str, np.ndarray]:
+    meta = json.dumps(table.stats, sort_keys=True).encode()
+    arrays = {"normal": table.normal, "last": table.last, "sudden": table.sudden,
+              "tiebreak": table.tiebreak, "gap_low": np.array([table.gap_low]),
+              "stats": np.frombuffer(meta, dtype=np.uint8)}
+    if table.hashes is not None:
+        arrays["hashes_normal"] = table.hashes["normal"]
+    return arrays
+
+
+def _key(spec: GameSpec) -> dict:
+    return {"version": CACHE_VERSION, **spec.key()}
+
+
+def store_game(table: GameTable) -> None:
+    """Put a table solved elsewhere (``make solve``) into the cache."""
+    from solver.cache import load_or_build
+
+    load_or_build("sabords-game", _key(table.spec), lambda: _arrays(table), rebuild=True,
+                  label=f"game-{table.spec.target}")
+
+
 def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False) -> GameTable:
     """The solved game for ``spec``: from the disk cache (keyed by the rules, variants, target
     and lowest score) when allowed and intact, else solved and cached. Only the values are
-    stored, one per game state; turns are solved again when a question needs them."""
+    stored, one per game state (and a hash of each turn's policy, to count changed
+    decisions); turns are solved again when a question needs them."""
     from solver.cache import load_or_build
 
     def build() -> dict[str, np.ndarray]:
@@ -259,19 +286,17 @@ def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False)
                   f"{', ' + ', '.join(spec.rules.variants) if spec.rules.variants else ''}); "
                   "this takes a few minutes once, then it is cached", file=sys.stderr,
                   flush=True)
-        table = solve_game(spec, progress=progress)
-        meta = json.dumps(table.stats, sort_keys=True).encode()
-        return {"normal": table.normal, "last": table.last, "sudden": table.sudden,
-                "tiebreak": table.tiebreak, "gap_low": np.array([table.gap_low]),
-                "stats": np.frombuffer(meta, dtype=np.uint8)}
+        return _arrays(solve_game(spec, progress=progress))
 
-    key = {"version": CACHE_VERSION, **spec.key()}
-    arrays = load_or_build("sabords-game", key, build, use_cache=use_cache,
+    arrays = load_or_build("sabords-game", _key(spec), build, use_cache=use_cache,
                            label=f"game-{spec.target}")
     shape = (spec.top - spec.bottom,) * 2
     if arrays["normal"].shape != shape or arrays["sudden"].shape != shape:
         raise ValueError("the cached game table has the wrong shape")
     stats = json.loads(bytes(np.asarray(arrays["stats"])).decode())
+    hashes = None
+    if "hashes_normal" in arrays:
+        hashes = {"normal": np.asarray(arrays["hashes_normal"])}
     return GameTable(spec, np.asarray(arrays["normal"]), np.asarray(arrays["last"]),
                      np.asarray(arrays["sudden"]), np.asarray(arrays["tiebreak"]),
-                     int(arrays["gap_low"][0]), stats)
+                     int(arrays["gap_low"][0]), stats, hashes=hashes)

@@ -13,20 +13,20 @@ import numpy as np
 from solver.engine import solve
 from solver.sabords.advice import advise, turn_mode
 from solver.sabords.dice import format_dice, parse_dice
-from solver.sabords.game import GameTable
+from solver.sabords.game import GameSpec, GameTable
 from solver.sabords.objective import Objective
 from solver.sabords.turn_lanes import UNIT, card_turn
 from solver.util import InputError
 
 
-def phase_of(table: GameTable, me: int, opponent: int, sudden_death: bool) -> str:
+def phase_of(spec: GameSpec, me: int, opponent: int, sudden_death: bool) -> str:
     """The phase a position is in, or a one-line error for one that cannot happen."""
-    target = table.spec.target
+    target = spec.target
     for what, score in (("my score", me), ("the opponent's score", opponent)):
-        if score % UNIT:
-            raise InputError(f"{what} {score} is not a multiple of {UNIT}")
         if abs(score) > 100 * target:
             raise InputError(f"{what} {score} is not a score this game reaches")
+        if score % UNIT:
+            raise InputError(f"{what} {score} is not a multiple of {UNIT}")
     if me >= target:
         raise InputError(f"my score {me} is at or above the target {target}: the turn would "
                          "be the other player's (the last round gives it to them)")
@@ -35,7 +35,7 @@ def phase_of(table: GameTable, me: int, opponent: int, sudden_death: bool) -> st
             raise InputError("sudden death comes after the trigger player dropped below the "
                              f"target; the opponent's {opponent} is at or above it")
         return "last"
-    if sudden_death and table.spec.rules.endgame != "race-wins-at-once":
+    if sudden_death and spec.rules.endgame != "race-wins-at-once":
         raise InputError("there is no sudden death under endgame-new-final-round: a drop "
                          "below the target goes back to normal play")
     return "sudden-death" if sudden_death else "normal"

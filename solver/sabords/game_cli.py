@@ -23,12 +23,17 @@ def game_position_options(func):
                         help="My score, before this turn.")(func)
 
 
-def _table(target, variants, use_cache: bool):
-    from solver.sabords.game import GameSpec, load_game
+def _spec(target, variants):
+    from solver.sabords.game import GameSpec
     from solver.sabords.rules import load_rules
 
-    return load_game(GameSpec(load_rules(variants), target), use_cache=use_cache,
-                     progress=True)
+    return GameSpec(load_rules(variants), target)
+
+
+def _table(spec, use_cache: bool):
+    from solver.sabords.game import load_game
+
+    return load_game(spec, use_cache=use_cache, progress=True)
 
 
 def _both(me, opponent) -> None:
@@ -65,9 +70,9 @@ def game(me, opponent, sudden_death, target, card, variants, no_cache, as_json) 
     """
     from solver.sabords.game_advice import phase_of, position
 
-    table = _table(target, variants, not no_cache)
+    spec = _spec(target, variants)
     if me is None and opponent is None and not sudden_death and card is None:
-        head = table.headline()
+        head = _table(spec, not no_cache).headline()
         if as_json:
             click.echo(dumps_json(head), nl=False)
             return
@@ -81,13 +86,15 @@ def game(me, opponent, sudden_death, target, card, variants, no_cache, as_json) 
             click.echo(f"  {label.ljust(42)} {value:.6f}")
         return
     _both(me, opponent)
-    phase = phase_of(table, me, opponent, sudden_death)
-    result = position(table, me, opponent, phase, card)
+    phase = phase_of(spec, me, opponent, sudden_death)
+    if card is not None:
+        spec.rules.card(card)
+    result = position(_table(spec, not no_cache), me, opponent, phase, card)
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
     when = f"with {card} drawn" if card else "before the card"
-    click.echo(f"me {me}, opponent {opponent} ({phase}, target {table.spec.target}), {when}: "
+    click.echo(f"me {me}, opponent {opponent} ({phase}, target {spec.target}), {when}: "
                f"P(win) {result['win']:.6f}")
 
 
@@ -98,9 +105,10 @@ def hold_for_game(card, me, opponent, sudden_death, target, variants, dice, *, s
     from solver.util import distinguishing_digits
 
     _both(me, opponent)
-    table = _table(target, variants, use_cache)
-    phase = phase_of(table, me, opponent, sudden_death)
-    advice = game_hold(table, card, me, opponent, phase, dice, sorceress_used=sorceress_used,
+    spec = _spec(target, variants)
+    phase = phase_of(spec, me, opponent, sudden_death)
+    spec.rules.card(card)
+    advice = game_hold(_table(spec, use_cache), card, me, opponent, phase, dice, sorceress_used=sorceress_used,
                        rerolled=rerolled)
     if as_json:
         click.echo(dumps_json(advice), nl=False)

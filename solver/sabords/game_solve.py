@@ -66,6 +66,9 @@ class GameSolver:
         self.blocks = [order[i:i + 1024] for i in range(0, len(order), 1024)]
         self._last_groups: tuple | None = None
         self.plays: dict[str, np.ndarray] = {}  # phase -> outcome distributions, last pass
+        self.card_plays: dict[str, np.ndarray] = {}  # the same per card: (states, cards, outs)
+        self.hashes: dict[str, np.ndarray] = {}  # phase -> (states, cards) policy hashes
+        self.per_card: np.ndarray | None = None  # the last lanes' per-card distributions
         uses = [np.r_[m.stop_out.ravel(), m.end_out.ravel()] for m in deck.maps]
         uses += [m.protect_out for m in deck.maps if m.protect_out is not None]
         self.solved_outcomes = np.unique(np.concatenate(uses))
@@ -118,10 +121,11 @@ class GameSolver:
         start, marked, rounds = out[0], out[1], out[2]
         self.stats["lanes"] += len(problem) if max_rounds else 0
         self.stats["rounds"] += int(rounds.sum())
-        dist = None
+        dist = per_card = None
         if distribution:
-            dist = np.einsum("sco,c->so", out[4].reshape(len(pay_rows), cards, -1),
-                             deck.weights)
+            per_card = out[4].reshape(len(pay_rows), cards, -1)
+            dist = np.einsum("sco,c->so", per_card, deck.weights)
+        self.per_card = per_card
         return (start.reshape(-1, cards) @ deck.weights,
                 marked.reshape(-1, cards) @ deck.weights, dist)
 
@@ -213,6 +217,7 @@ class GameSolver:
         self.stats["sweeps"][name] = step
         self.stats["residual"][name] = residual
         self.plays[name] = self.dist.copy()
+        self.card_plays[name], self.hashes[name] = memo
 
     def improve(self, pay: Payoff, store, tol: float, first: bool, memo=None) -> np.ndarray:
         """``T V`` for every both-below-target state: its turns solved at the current values
@@ -275,10 +280,12 @@ class GameSolver:
             store = self._storage(len(groups))
             dist = self._lanes(pay[first], np.arange(len(groups)), store, tol / 10,
                                distribution=True)[2]
-            self._last_groups = (groups, store, dist)
+            self._last_groups = (groups, store, dist, self.per_card)
         store = self._last_groups[1]
         # an Island's outcomes do not depend on the payoffs: one group, one distribution
         self.plays["last"] = self._last_groups[2][group_of]
+        if self._last_groups[3] is not None:
+            self.card_plays["last"] = self._last_groups[3][group_of]
         total = self._lanes(pay, group_of, store, tol, max_rounds=0)[0]
         moved = float(np.max(np.abs(self.last[m_all, t_all] - total)))
         self.last[m_all, t_all] = total

@@ -221,6 +221,9 @@ def write_reports(reports_dir: Path) -> None:
     atomic_write_text(out / "strategy.csv", strategy_csv(rules))
     _plots(rows, rules, out)
     write_certificates(rules)
+    from solver.sabords.game_report import write_game_reports
+
+    write_game_reports(out, PROOFS_DIR)
     atomic_write_text(out / "README.md", "\n".join([
         "# Mille Sabords! / Piraten Kapern reports",
         "",
@@ -238,8 +241,14 @@ def write_reports(reports_dir: Path) -> None:
         "- [expected-by-card.png](expected-by-card.png): expected points of a turn by card",
         "- [bust-by-skulls.png](bust-by-skulls.png): bust probability by skulls showing after "
         "the first roll",
+        "- [game.md](game.md): the whole two-player game solved exactly: P(first player "
+        "wins) for targets 5000, 6000 and 8000, against points play, where the scoreboard "
+        "changes a decision, rules of thumb, every game-level reading measured, the real deck",
+        "- [game.json](game.json): the same numbers as data (read by the rules verifier)",
+        "- [game-heat-map.png](game-heat-map.png): P(win) by the two scores",
         "",
         "Certificates of exact optimality: `proofs/sabords/<card>.json` "
-        "(re-verified by `make check`).",
+        "(re-verified by `make check`); the game table `proofs/sabords/game-6000.json`, "
+        "whose Bellman residual `make check` recomputes.",
         "",
     ]))

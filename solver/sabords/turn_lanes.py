@@ -130,6 +130,7 @@ def deck_turns(rules: Rules) -> DeckTurns:
                      swap)
 
 
+@cache
 def card_turn(card: str, rules: Rules) -> tuple[OutcomeMap, np.ndarray, np.ndarray, np.ndarray]:
     """One card's turn alone: its outcome map and outcome table ``(own, loss, win)``."""
     table = _Outcomes()

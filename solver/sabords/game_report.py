@@ -1,0 +1,339 @@
+"""``reports/sabords/game.md``: the whole two-player game, as ``make solve`` writes it.
+
+Headline numbers for the targets 5000, 6000 and 8000; a heat map of P(win); where reading the
+scoreboard changes a decision; rules of thumb with their exact cost; every game-level reading
+measured; the bound on the lowest score; the independent-draw assumption against a real deck.
+Also ``game.json`` (read by the rules verifier) and ``proofs/sabords/game-6000.json`` (the
+table, whose Bellman residual ``make check`` recomputes).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solver.sabords.game import GameSpec, GameTable, load_game, solve_game, store_game
+from solver.sabords.game_advice import game_hold
+from solver.sabords.game_bounds import hit_probability
+from solver.sabords.game_deck import simulate
+from solver.sabords.game_play import match, seats
+from solver.sabords.game_points import points_distribution
+from solver.sabords.rules import load_rules
+from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
+
+TARGETS = (5000, 6000, 8000)
+READINGS = ("endgame-new-final-round", "ties-extra-round", "nine-as-set", "score-floor-zero")
+DECISION_DICE = "CCCDMPXX"  # two skulls, 500 points showing with no card
+GRID = range(0, 6000, 500)
+DECK_GAMES = 400_000
+PROOF = "game-6000.json"
+
+
+def _log(text: str) -> None:
+    print(f"  [sabords game] {text}", file=sys.stderr, flush=True)
+
+
+def _decisions_changed(base: GameTable, other: GameTable) -> tuple[int, int]:
+    """(state and card pairs whose turn policy differs, pairs compared), normal phase, over
+    the score pairs both tables hold."""
+    low = max(base.spec.bottom, other.spec.bottom)
+    top = base.spec.top
+
+    def cut(table: GameTable) -> np.ndarray:
+        span = table.spec.top - table.spec.bottom
+        h = table.hashes["normal"].reshape(span, span, -1)
+        skip = low - table.spec.bottom
+        return h[skip:top - table.spec.bottom, skip:top - table.spec.bottom]
+
+    a, b = cut(base), cut(other)
+    return int(np.sum(a != b)), int(a.size)
+
+
+def _fmt(x: float, digits: int = 6) -> str:
+    return f"{x:.{digits}f}"
+
+
+def _heat_map(table: GameTable, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    zero = -table.spec.bottom
+    grid = table.normal[zero:, zero:]
+    fig, ax = plt.subplots(figsize=(6.4, 5.4))
+    image = ax.imshow(grid, origin="lower", cmap="RdBu", vmin=0, vmax=1,
+                      extent=(-50, table.spec.target - 50, -50, table.spec.target - 50))
+    ax.set_xlabel("opponent's score")
+    ax.set_ylabel("my score (my turn, before the card)")
+    ax.set_title(f"Mille Sabords, two players, target {table.spec.target}: P(win)")
+    fig.colorbar(image, ax=ax, label="P(win) + 1/2 P(tie)")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def _decision_grid(table: GameTable, card: str) -> tuple[list[str], int, int]:
+    """The choice with DECISION_DICE by the two scores: S stop, R reroll (upper case where
+    maximising points would choose otherwise). Returns the lines, the cells and the cells
+    that differ."""
+    lines = ["me \\ opp " + " ".join(f"{b:>4}" for b in GRID)]
+    differ = 0
+    for me in reversed(GRID):
+        cells = []
+        for opp in GRID:
+            advice = game_hold(table, card, me, opp, "normal", DECISION_DICE)
+            mark = "s" if advice["best"]["action"] == "stop" else "r"
+            if advice["points_differs"]:
+                mark = mark.upper()
+                differ += 1
+            cells.append(f"{mark:>4}")
+        lines.append(f"{me:>9} " + " ".join(cells))
+    return lines, len(GRID) ** 2, differ
+
+
+def _thumbs(table: GameTable) -> list[dict]:
+    """Rules of thumb as ways of playing each phase, each played against the exact policy
+    in both seats: the P(win) it gives away."""
+    points = points_distribution(table.spec.rules)
+    optimal = table.plays
+    rules = [
+        ("Maximise each turn's expected points, always", "every turn",
+         {name: points for name in optimal}),
+        ("Maximise points; on your last turn, play to beat the leader's score (stop as soon "
+         "as you are ahead, keep rolling while behind)", "every turn but the last",
+         {**{name: points for name in optimal}, "last": optimal["last"]}),
+        ("Maximise points until the last round; from then on (your last turn, or the race "
+         "after a drop below the target) play for the win", "normal play",
+         {**{name: points for name in optimal}, "last": optimal["last"],
+          "sudden-death": optimal.get("sudden-death", points)}),
+    ]
+    out = []
+    for text, where, play in rules:
+        result = seats(*match(table, play, optimal))
+        out.append({"rule": text, "differs_from_exact": where,
+                    "p_win_vs_exact": result["a_average"],
+                    "loss": 0.5 - result["a_average"]})
+    return out
+
+
+def _proof(table: GameTable) -> str:
+    doc = {
+        "what": "The Mille Sabords two-player game table: P(win) + 1/2 P(tie) for the player "
+                "to move, before the card; rows are the mover's score, columns the "
+                "opponent's, in steps of 100 from the lowest score. `make check` recomputes "
+                "every state's Bellman residual from these values and the turn solver.",
+        "rules": table.spec.rules.key(),
+        "target": table.spec.target,
+        "low": table.spec.low,
+        "gap_low": table.gap_low,
+        "normal": table.normal.tolist(),
+        "last": table.last.tolist(),
+        "sudden": table.sudden.tolist(),
+        "tiebreak": table.tiebreak.tolist(),
+    }
+    return json.dumps(doc, sort_keys=True, separators=(",", ":")) + "\n"  # floats round-trip
+
+
+def read_proof(path: Path) -> GameTable:
+    """The table stored by :func:`write_game_reports` (for ``make check``)."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    spec = GameSpec(load_rules(doc["rules"]["variants"]), doc["target"], doc["low"])
+    if spec.rules.key() != doc["rules"]:
+        raise ValueError(f"{path}: the table was solved under other rules")
+    return GameTable(spec, np.array(doc["normal"]), np.array(doc["last"]),
+                     np.array(doc["sudden"]), np.array(doc["tiebreak"]), doc["gap_low"])
+
+
+RESIDUAL_LIMIT = 1e-10
+
+
+def check_proof(path: Path) -> list[str]:
+    """Problems with a stored game table: other rules, or a Bellman residual above the
+    limit in any phase (every turn solved again from the stored values)."""
+    from solver.sabords.game import bellman_residuals
+
+    try:
+        table = read_proof(path)
+    except (ValueError, KeyError, OSError) as err:
+        return [f"unreadable or stale game table: {err}"]
+    return [f"{phase}: Bellman residual {value:.2e} above {RESIDUAL_LIMIT:g}"
+            for phase, value in sorted(bellman_residuals(table).items())
+            if value > RESIDUAL_LIMIT]
+
+
+def write_game_reports(out: Path, proofs: Path) -> None:
+    started = time.perf_counter()
+    rules = load_rules()
+    _log("solving the game at target 6000 (default readings)")
+    default = solve_game(GameSpec(rules, 6000), progress=True)
+    store_game(default)
+    heads = {6000: default.headline()}
+    for target in (5000, 8000):
+        _log(f"target {target}")
+        heads[target] = load_game(GameSpec(rules, target), progress=True).headline()
+    readings = {}
+    for name in READINGS:
+        _log(f"reading {name}")
+        table = load_game(GameSpec(load_rules([name]), 6000), progress=True)
+        changed, total = _decisions_changed(default, table)
+        readings[name] = {"first_player_wins": table.first_player_wins,
+                          "delta": table.first_player_wins - default.first_player_wins,
+                          "decisions_changed": changed, "decisions_total": total,
+                          "unit": "P(first player wins)"}
+    for target in (5000, 8000):
+        readings[f"target-{target}"] = {
+            "first_player_wins": heads[target]["first_player_wins"],
+            "delta": heads[target]["first_player_wins"] - default.first_player_wins,
+            "decisions_changed": None, "decisions_total": None,
+            "unit": "P(first player wins)"}
+    _log("bound on the lowest score")
+    bound = hit_probability(default)
+    _log("rules of thumb")
+    thumbs = _thumbs(default)
+    _log("decision maps")
+    grids = {card: _decision_grid(default, card) for card in ("none", "captain")}
+    _log("the deck simulation")
+    independent = simulate(default, DECK_GAMES, 2026, real_deck=False)
+    real = simulate(default, DECK_GAMES, 2027, real_deck=True)
+    deck = {"games": DECK_GAMES, "exact": default.first_player_wins,
+            "independent": float(independent.mean()),
+            "independent_se": float(independent.std(ddof=1) / np.sqrt(DECK_GAMES)),
+            "real_deck": float(real.mean()),
+            "real_deck_se": float(real.std(ddof=1) / np.sqrt(DECK_GAMES))}
+    deck["difference"] = deck["real_deck"] - deck["exact"]
+
+    out.mkdir(parents=True, exist_ok=True)
+    _heat_map(default, out / "game-heat-map.png")
+    summary = {"target": 6000, "first_player_wins": default.first_player_wins,
+               "headline": {str(t): h for t, h in heads.items()}, "readings": readings,
+               "lowest_score_bound": bound, "rules_of_thumb": thumbs, "deck": deck,
+               "solve": {k: default.stats[k] for k in ("sweeps", "residual")}}
+    atomic_write_text(out / "game.json", dumps_json(summary))
+    atomic_write_text(out / "game.md", _markdown(summary, grids))
+    (proofs / "sabords").mkdir(parents=True, exist_ok=True)
+    atomic_write_text(proofs / "sabords" / PROOF, _proof(default))
+    _log(f"done in {time.perf_counter() - started:.0f} s")
+
+
+def _markdown(s: dict, grids: dict) -> str:
+    h = s["headline"]
+    lines = [
+        "# Mille Sabords: the whole two-player game",
+        "",
+        "Solved exactly by `make solve` (`solver/sabords/game.py`): every state of the "
+        "scoreboard, both players choosing every hold and every stop to maximise P(win) + "
+        "1/2 P(tie). Default readings: the French end of the game (a trigger player who drops "
+        "below the target after the last round starts a race), ties shared, nine identical "
+        "symbols win at once, scores may go negative; each turn's card drawn independently "
+        "with the 35-card deck's frequencies (measured below against a real deck). "
+        "Values are before the card is drawn.",
+        "",
+        "## Headline",
+        "",
+        "| target | P(first player wins), optimal play | both play for points | optimal vs "
+        "points, first seat | second seat | gain from reading the scoreboard |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for target in ("5000", "6000", "8000"):
+        x = h[target]
+        v = x["optimal_vs_points"]
+        lines.append(f"| {target} | {_fmt(x['first_player_wins'])} | "
+                     f"{_fmt(x['points_play']['first_player_wins'])} | {_fmt(v['a_first'])} | "
+                     f"{_fmt(v['a_second'])} | {x['gain'] * 100:+.3f} points of P(win) |")
+    lines += [
+        "",
+        "*Gain*: how much more often than 1/2 an optimal player beats a player who maximises "
+        "each turn's expected points on every turn (the last one included), both seats "
+        "averaged. Pig's first player wins 53.06% under optimal play, two-player Farkle's "
+        "53.49%.",
+        "",
+        "![P(win) by the two scores](game-heat-map.png)",
+        "",
+        "## Where reading the scoreboard changes a decision",
+        "",
+        f"The dice `{DECISION_DICE}` (two skulls showing; three coins, a diamond, a monkey, a "
+        "parrot), my turn, by my score (rows) and the opponent's (columns): `s` stop, `r` "
+        "reroll; upper case where maximising the turn's points would choose the other.",
+        "",
+    ]
+    for card, (grid, cells, differ) in grids.items():
+        lines += [f"Card **{card}**: {differ} of {cells} positions differ from points play.",
+                  "", "```", *grid, "```", ""]
+    lines += [
+        "## Rules of thumb",
+        "",
+        "Each rule is a way of playing, played against the exact policy in both seats; the "
+        "loss is how much less often than 1/2 it wins (P(win), exact).",
+        "",
+        "| rule | where it departs from the exact policy | P(win) against exact play | "
+        "loss |",
+        "|---|---|---:|---:|",
+    ]
+    for t in s["rules_of_thumb"]:
+        lines.append(f"| {t['rule']} | {t['differs_from_exact']} | "
+                     f"{_fmt(t['p_win_vs_exact'])} | {t['loss']:.6f} |")
+    lines += [
+        "",
+        "## Every game-level reading, measured (target 6000)",
+        "",
+        f"Default: P(first player wins) = {_fmt(s['first_player_wins'], 9)}. *Decisions*: "
+        "(score pair, card) turns of the normal phase whose optimal turn policy differs "
+        "anywhere, of those both tables hold.",
+        "",
+        "| reading | P(first player wins) | change | decisions changed |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, r in s["readings"].items():
+        changed = ("-" if r["decisions_changed"] is None
+                   else f"{r['decisions_changed']:,} of {r['decisions_total']:,}")
+        lines.append(f"| `{name}` | {_fmt(r['first_player_wins'], 9)} | "
+                     f"{r['delta']:+.2e} | {changed} |")
+    b = s["lowest_score_bound"]
+    d = s["deck"]
+    lines += [
+        "",
+        "## The lowest score",
+        "",
+        f"The table keeps scores down to {b['lowest_score']} and raises a lower score to it. "
+        "Until a turn would take a score below it, the truncated game and the real one are "
+        "the same; the chance of that, under the solved play, is bounded from above by "
+        "iterating its linear equations from 1 (every iterate is an upper bound; "
+        "`solver/sabords/game_bounds.py`). Largest over every position with both scores at "
+        "least 0:",
+        "",
+        f"- normal play: {b['normal']:.3e} (from 0 to 0: {b['opening']:.3e})",
+        f"- the last turn: {b['last']:.3e}",
+        f"- sudden death: {b['sudden-death']:.3e}",
+        "",
+        "## Independent draws against a real deck",
+        "",
+        f"{d['games']:,} seeded games per row, both players using the solved policy, each "
+        "turn's outcome drawn from that policy's distribution for the card and state.",
+        "",
+        "| cards drawn | P(first player wins) | standard error |",
+        "|---|---:|---:|",
+        f"| exact (independent draws) | {_fmt(d['exact'])} | - |",
+        f"| simulated, independent draws | {_fmt(d['independent'])} | "
+        f"{d['independent_se']:.6f} |",
+        f"| simulated, one shuffled 35-card pile, reshuffled when empty | "
+        f"{_fmt(d['real_deck'])} | {d['real_deck_se']:.6f} |",
+        "",
+        f"The real deck moves P(first player wins) by {d['difference']:+.5f} "
+        f"(standard error {d['real_deck_se']:.5f}).",
+        "",
+        "## The solve",
+        "",
+        f"Newton steps per phase: {s['solve']['sweeps']}; Bellman residual per phase: "
+        + ", ".join(f"{k} {v:.1e}" for k, v in s["solve"]["residual"].items())
+        + ". The time is printed by `make bench`.",
+        "",
+    ]
+    return "\n".join(lines)

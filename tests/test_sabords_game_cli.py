@@ -1,0 +1,87 @@
+"""``treasure sabords game`` and ``hold --me/--opponent`` on a small game (target 500, lowest
+score -300, eight dice), in-process: the JSON contract, the positions, the errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli, main
+
+ARGS = ["--target", "500"]
+
+
+@pytest.fixture(scope="module")
+def run():
+    mp = pytest.MonkeyPatch()
+    mp.setattr("solver.sabords.game.DEFAULT_LOW", -300)
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(cli, ["sabords", *args], catch_exceptions=False)
+
+    yield invoke
+    mp.undo()
+
+
+def test_the_headline_fields(run):
+    result = run("game", *ARGS, "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["target"] == 500
+    assert 0.5 < doc["first_player_wins"] < 1
+    assert 0 < doc["points_play"]["first_player_wins"] < 1
+    assert doc["gain"] > 0
+    text = run("game", *ARGS)
+    assert "first player wins, optimal play" in text.stdout
+
+
+def test_a_position_and_its_phases(run):
+    before = json.loads(run("game", *ARGS, "--me", "0", "--opponent", "0", "--json").stdout)
+    head = json.loads(run("game", *ARGS, "--json").stdout)
+    assert before["win"] == head["first_player_wins"] and before["phase"] == "normal"
+    last = json.loads(run("game", *ARGS, "--me", "200", "--opponent", "600", "--json").stdout)
+    assert last["phase"] == "last"
+    race = json.loads(run("game", *ARGS, "--me", "200", "--opponent", "400", "--sudden-death",
+                          "--json").stdout)
+    assert race["phase"] == "sudden-death" and race["win"] != before["win"]
+    card = json.loads(run("game", *ARGS, "--me", "200", "--opponent", "600", "--card",
+                          "Captain", "--json").stdout)
+    assert card["card"] == "Captain" and 0 < card["win"] < 1
+
+
+def test_hold_reads_the_scoreboard(run):
+    result = run("hold", *ARGS, "--card", "none", "--me", "0", "--opponent", "600",
+                 "CCCDMPXX", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert {"best", "value", "options", "points_best"} <= set(doc)
+    assert doc["value"] == max(o["value"] for o in doc["options"])
+    # 500 points showing cannot beat 600 on the last turn: stopping loses, rolling may win
+    assert doc["best"]["action"] == "reroll"
+    stop = [o for o in doc["options"] if o["action"] == "stop"][0]
+    assert stop["value"] == 0.0
+    assert doc["points_best"]["action"] == "stop" and doc["points_differs"]
+    text = run("hold", *ARGS, "--card", "none", "--me", "0", "--opponent", "600", "CCCDMPXX")
+    assert "maximising points would stop" in text.stdout
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--me", "150", "--opponent", "0"], "multiple of 100"),
+    (["--me", "600", "--opponent", "0"], "at or above the target"),
+    (["--me", "0", "--opponent", "700", "--sudden-death"], "sudden death"),
+    (["--me", "0"], "both --me and --opponent"),
+    (["--me", "0", "--opponent", "10000000"], "not a score"),
+    (["--target", "250", "--me", "0", "--opponent", "0"], "multiple of 100"),
+    (["--target", "-500", "--me", "0", "--opponent", "0"], "positive"),
+])
+def test_positions_that_cannot_happen_are_one_line_errors(run, args, words, capsys):
+    target = [] if "--target" in args else ARGS
+    with pytest.raises(SystemExit) as stop:
+        main(["sabords", "game", *target, *args])
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert stop.value.code == 2
+    assert len(lines) == 1 and words in lines[0], err
