@@ -108,8 +108,8 @@ def hold_for_game(card, me, opponent, sudden_death, target, variants, dice, *, s
     spec = _spec(target, variants)
     phase = phase_of(spec, me, opponent, sudden_death)
     spec.rules.card(card)
-    advice = game_hold(_table(spec, use_cache), card, me, opponent, phase, dice, sorceress_used=sorceress_used,
-                       rerolled=rerolled)
+    advice = game_hold(_table(spec, use_cache), card, me, opponent, phase, dice,
+                       sorceress_used=sorceress_used, rerolled=rerolled)
     if as_json:
         click.echo(dumps_json(advice), nl=False)
         return
