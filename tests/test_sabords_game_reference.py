@@ -30,30 +30,17 @@ T, L = 500, -300
 Outcome = tuple[str, int]  # ("points", d) | ("island", loss) | ("nine", 0)
 
 
-def direct_turn(card: str, n: int, utility: Callable[[Outcome], np.ndarray]) -> np.ndarray:
-    """Optimal expected utility of one card's turn, by dense value iteration over ordered dice.
-
-    utility(outcome) gives, per game state, what ending the turn that way is worth. Nine of a
-    kind needs eight dice, so n < 8 here."""
-    assert n < 8
+@cache
+def rerolls(card: str, n: int) -> tuple[list, np.ndarray, list, list[int]]:
+    """The turn's live (mode, sorted dice) states and one row per (state, distinct reroll):
+    the probabilities of landing on each live state, and (bust probability, kept dice).
+    Rows come grouped by state (owner: the state's position)."""
     sorceress = card == "sorceress"
     modes = (0, 1) if sorceress else (0,)
     dice_states = sorted({tuple(sorted(r)) for r in product(brute.FACES, repeat=n)})
     live = [(m, s) for m in modes for s in dice_states if brute.skulls(s, card) < 3]
     index = {ms: i for i, ms in enumerate(live)}
-    points = cache(lambda d: utility(("points", d)))
-    stop = np.array([points(brute.stop_score(s, card)) for _, s in live])
-
-    def bust(kept: tuple[str, ...]) -> np.ndarray:
-        if card != "treasure-island":
-            return points(brute.bust_score(kept, card))
-        free = [d for d in kept if d != "X"]
-        subsets = {tuple(d for i, d in enumerate(free) if mask >> i & 1)
-                   for mask in range(1 << len(free))}
-        return np.max([points(brute.stop_score(sub, card, chest_allowed=False))
-                       for sub in subsets], axis=0)
-
-    rows, consts, owner = [], [], []  # one row per (state, reroll), grouped by state
+    rows, busts, owner = [], [], []
     for m, s in live:
         seen = set()
         for mask in range(1, 1 << n):
@@ -74,11 +61,33 @@ def direct_turn(card: str, n: int, utility: Callable[[Outcome], np.ndarray]) -> 
                 else:
                     p_bust += 6.0 ** -len(rolled)
             rows.append(row)
-            consts.append(p_bust * bust(kept))
+            busts.append((p_bust, kept))
             owner.append(index[(m, s)])
+    return live, np.array(rows).reshape(len(rows), len(live)), busts, owner
+
+
+def direct_turn(card: str, n: int, utility: Callable[[Outcome], np.ndarray]) -> np.ndarray:
+    """Optimal expected utility of one card's turn, by dense value iteration over ordered dice.
+
+    utility(outcome) gives, per game state, what ending the turn that way is worth. Nine of a
+    kind needs eight dice, so n < 8 here."""
+    assert n < 8
+    live, matrix, busts, owner = rerolls(card, n)
+    points = cache(lambda d: utility(("points", d)))
+    stop = np.array([points(brute.stop_score(s, card)) for _, s in live])
+
+    def bust(kept: tuple[str, ...]) -> np.ndarray:
+        if card != "treasure-island":
+            return points(brute.bust_score(kept, card))
+        free = [d for d in kept if d != "X"]
+        subsets = {tuple(d for i, d in enumerate(free) if mask >> i & 1)
+                   for mask in range(1 << len(free))}
+        return np.max([points(brute.stop_score(sub, card, chest_allowed=False))
+                       for sub in subsets], axis=0)
+
     values = stop.copy()
-    if rows:
-        matrix, const = np.array(rows), np.array(consts)
+    if owner:
+        const = np.array([p * bust(kept) for p, kept in busts])
         owners, starts = np.unique(owner, return_index=True)
         while True:
             q = matrix @ values + const
@@ -97,7 +106,7 @@ def direct_turn(card: str, n: int, utility: Callable[[Outcome], np.ndarray]) -> 
         elif skulls >= 3:
             start += bust(())
         else:
-            start += values[index[(0, s)]]
+            start += values[live.index((0, s))]
     return start / 6**n
 
 
@@ -176,6 +185,12 @@ def test_turn_helper_matches_bruteforce_points() -> None:
 
 def test_default_is_a_bellman_fixed_point(default3) -> None:
     assert bellman_residual(default3, 3, T, L) < 1e-11
+
+
+def test_four_dice_is_a_bellman_fixed_point() -> None:
+    """Four dice (keeps of one or two dice, Islands of up to 800) on a smaller game."""
+    values = solve_reference(4, 300, -100)
+    assert bellman_residual(values, 4, 300, -100) < 1e-11
 
 
 @pytest.mark.parametrize("variants", [("endgame-new-final-round",), ("score-floor-zero",)])
