@@ -152,3 +152,35 @@ def test_the_lowest_score_bound_is_a_probability_that_shrinks_with_the_floor():
     high = hit_probability(solve_game(GameSpec(rules, TARGET, -300)))
     low = hit_probability(solve_game(GameSpec(rules, TARGET, -800)))
     assert 0 < low["opening"] < high["opening"] <= 1
+
+
+def test_the_game_report_end_to_end(tmp_path, monkeypatch):
+    """The report writer on a small game (eight dice, target 500, lowest score -300): every
+    file, the verifier's fields, the proof re-verified, and a second run byte-identical."""
+    import json
+
+    from solver.sabords.game_report import check_proof, write_game_reports
+
+    def write(folder):
+        write_game_reports(folder / "reports", folder / "proofs", target=500, others=(400,),
+                           low=-300, games=2000)
+
+    write(tmp_path / "one")
+    reports = tmp_path / "one" / "reports"
+    doc = json.loads((reports / "game.json").read_text())
+    assert set(doc["readings"]) >= {"endgame-new-final-round", "ties-extra-round",
+                                    "nine-as-set", "score-floor-zero", "target-400"}
+    for reading in doc["readings"].values():
+        assert reading["unit"] == "P(first player wins)"
+    assert doc["readings"]["nine-as-set"]["decisions_total"] > 0
+    text = (reports / "game.md").read_text()
+    assert "Rules of thumb" in text and "real deck" in text
+    proof = tmp_path / "one" / "proofs" / "sabords" / "game-500.json"
+    assert check_proof(proof) == []
+    broken = json.loads(proof.read_text())
+    broken["normal"][3][2] += 1e-6
+    proof.write_text(json.dumps(broken))
+    assert check_proof(proof) and "normal" in check_proof(proof)[0]
+    write(tmp_path / "two")
+    for name in ("game.json", "game.md", "game-heat-map.png"):
+        assert (reports / name).read_bytes() == (tmp_path / "two" / "reports" / name).read_bytes()

@@ -166,7 +166,7 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
     return start, p_marked, rounds, residual
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _expect(work: np.ndarray, base: int, child: np.ndarray, below_full: int, inv: float):
     """Nodes below the full ones (of the mode whose rows start at ``base``) become the mean of
     their children: the value of keeping them and rolling one more die."""
@@ -178,7 +178,7 @@ def _expect(work: np.ndarray, base: int, child: np.ndarray, below_full: int, inv
         work[base + node] = total * inv
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, fastmath=True)
 def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_state, act_node,
             act_keep, protect, has_protect, base_out, marked_out, first_ptr, first_idx, first_p,
             child, below_full, first_roll, mode_off, n_modes, lane_problem, lane_slot, pay, store,
@@ -324,7 +324,7 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
                        first_ptr[p], first_idx, first_p, first_roll, child, below_full, n_nodes)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv):
     """The work array: landing values on the full nodes, expectations below, per mode."""
     n_full = live.shape[1]
@@ -338,7 +338,7 @@ def _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, i
         _expect(work, m * n_nodes, child, below_full, inv)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_protect, bonus_p,
                  bonus, off, n_nodes, n_full):
     """One fixed-policy update of the acting states; returns the largest change."""
@@ -360,7 +360,7 @@ def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_p
     return moved
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed, stop_out,
                end_out, off, modes, has_protect, bonus_p, bonus_out, first_ptr, first_idx,
                first_p, first_roll, child, below_full, n_nodes):

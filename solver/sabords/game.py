@@ -108,6 +108,8 @@ class GameTable:
             "points_play": dict(self.stats["points_play"]),
             "optimal_vs_points": dict(versus),
             "gain": versus["a_average"] - 0.5,
+            "solve": {"newton_steps": self.stats["sweeps"], "residual": self.stats["residual"],
+                      "lowest_score": self.spec.low},
         }
 
     def win(self, me: int, opponent: int, phase: str = "normal") -> float:
@@ -126,6 +128,8 @@ class GameTable:
             raise InputError(f"both scores must be below the target {spec.target} in the "
                              f"{phase} phase")
         table = self.sudden if phase == "sudden-death" else self.normal
+        if phase == "sudden-death" and spec.rules.endgame != "race-wins-at-once":
+            raise InputError("there is no sudden death under endgame-new-final-round")
         if phase not in ("normal", "sudden-death"):
             raise InputError(f"unknown phase {phase!r}; known: {', '.join(PHASES)}")
         return float(table[a - low, b - low])
@@ -191,13 +195,15 @@ def _units(points: int, what: str) -> int:
 
 
 def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
-               fixed: np.ndarray | None = None) -> GameTable:
+               fixed: np.ndarray | None = None, start: GameTable | None = None) -> GameTable:
     """Solve every phase of the game (see the module docstring for the order). With
     ``fixed`` (an outcome distribution over :func:`deck_turns`' outcomes), both players play
     every turn that way instead: the values are then those of that pair of policies.
 
-    The optimal solve starts from the values of both players maximising each turn's points
-    (solved first, cheaply: those turns are fixed distributions), and ends with the headline
+    The optimal solve starts from ``start``'s values when given (a table of the same shape,
+    such as the default reading's when solving another), else from the values of both
+    players maximising each turn's points (solved first, cheaply: those turns are fixed
+    distributions, and their values are needed for the headline anyway); it ends with the
     comparisons: points play against itself, and optimal play against points play in both
     seats (:mod:`solver.sabords.game_play`), kept in ``stats``."""
     from solver.sabords.game_solve import GameSolver
@@ -209,8 +215,12 @@ def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
         from solver.sabords.game_points import points_distribution
 
         points = solve_game(spec, tol=tol, fixed=points_distribution(spec.rules))
-        game.normal[:], game.sudden[:], game.last[:] = points.normal, points.sudden, points.last
-        game.tiebreak[:] = points.tiebreak
+        first = points
+        if start is not None and start.normal.shape == game.normal.shape:
+            first = start
+        game.normal[:], game.sudden[:], game.last[:] = first.normal, first.sudden, first.last
+        if first.tiebreak.shape == game.tiebreak.shape:
+            game.tiebreak[:] = first.tiebreak
     game.solve_tiebreak(tol)
     if spec.rules.endgame == "race-wins-at-once":
         game.solve_pairs("sudden-death", game.sudden, game.pay_sudden, tol)
@@ -273,7 +283,8 @@ def store_game(table: GameTable) -> None:
                   label=f"game-{table.spec.target}")
 
 
-def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False) -> GameTable:
+def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False,
+              start: GameTable | None = None) -> GameTable:
     """The solved game for ``spec``: from the disk cache (keyed by the rules, variants, target
     and lowest score) when allowed and intact, else solved and cached. Only the values are
     stored, one per game state (and a hash of each turn's policy, to count changed
@@ -286,7 +297,7 @@ def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False)
                   f"{', ' + ', '.join(spec.rules.variants) if spec.rules.variants else ''}); "
                   "this takes a few minutes once, then it is cached", file=sys.stderr,
                   flush=True)
-        return _arrays(solve_game(spec, progress=progress))
+        return _arrays(solve_game(spec, progress=progress, start=start))
 
     arrays = load_or_build("sabords-game", _key(spec), build, use_cache=use_cache,
                            label=f"game-{spec.target}")

@@ -26,12 +26,16 @@ from solver.sabords.game_points import points_distribution
 from solver.sabords.rules import load_rules
 from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
 
-TARGETS = (5000, 6000, 8000)
+TARGET, OTHER_TARGETS = 6000, (5000, 8000)
 READINGS = ("endgame-new-final-round", "ties-extra-round", "nine-as-set", "score-floor-zero")
 DECISION_DICE = "CCCDMPXX"  # two skulls, 500 points showing with no card
-GRID = range(0, 6000, 500)
 DECK_GAMES = 400_000
-PROOF = "game-6000.json"
+
+
+def _grid(target: int) -> range:
+    """Twelve scores from 0 up, in steps of a whole hundred."""
+    step = max(100, (target // 12) // 100 * 100)
+    return range(0, target, step)
 
 
 def _log(text: str) -> None:
@@ -80,23 +84,24 @@ def _heat_map(table: GameTable, path: Path) -> None:
     atomic_write_bytes(path, buf.getvalue())
 
 
-def _decision_grid(table: GameTable, card: str) -> tuple[list[str], int, int]:
-    """The choice with DECISION_DICE by the two scores: S stop, R reroll (upper case where
+def _decision_grid(table: GameTable, card: str, dice: str) -> tuple[list[str], int, int]:
+    """The choice with these dice by the two scores: S stop, R reroll (upper case where
     maximising points would choose otherwise). Returns the lines, the cells and the cells
     that differ."""
-    lines = ["me \\ opp " + " ".join(f"{b:>4}" for b in GRID)]
+    grid = _grid(table.spec.target)
+    lines = ["me \\ opp " + " ".join(f"{b:>4}" for b in grid)]
     differ = 0
-    for me in reversed(GRID):
+    for me in reversed(grid):
         cells = []
-        for opp in GRID:
-            advice = game_hold(table, card, me, opp, "normal", DECISION_DICE)
+        for opp in grid:
+            advice = game_hold(table, card, me, opp, "normal", dice)
             mark = "s" if advice["best"]["action"] == "stop" else "r"
             if advice["points_differs"]:
                 mark = mark.upper()
                 differ += 1
             cells.append(f"{mark:>4}")
         lines.append(f"{me:>9} " + " ".join(cells))
-    return lines, len(GRID) ** 2, differ
+    return lines, len(grid) ** 2, differ
 
 
 def _thumbs(table: GameTable) -> list[dict]:
@@ -169,29 +174,34 @@ def check_proof(path: Path) -> list[str]:
             if value > RESIDUAL_LIMIT]
 
 
-def write_game_reports(out: Path, proofs: Path) -> None:
+def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
+                       others: tuple[int, ...] = OTHER_TARGETS, low: int | None = None,
+                       decision_dice: str = DECISION_DICE, games: int = DECK_GAMES) -> None:
+    """Solve and write everything (the defaults are the shipped report's; the tests run it
+    on a small game)."""
     started = time.perf_counter()
     rules = load_rules()
-    _log("solving the game at target 6000 (default readings)")
-    default = solve_game(GameSpec(rules, 6000), progress=True)
+    _log(f"solving the game at target {target} (default readings)")
+    default = solve_game(GameSpec(rules, target, low), progress=True)
     store_game(default)
-    heads = {6000: default.headline()}
-    for target in (5000, 8000):
-        _log(f"target {target}")
-        heads[target] = load_game(GameSpec(rules, target), progress=True).headline()
+    heads = {target: default.headline()}
+    for other in others:
+        _log(f"target {other}")
+        heads[other] = load_game(GameSpec(rules, other, low), progress=True).headline()
     readings = {}
     for name in READINGS:
         _log(f"reading {name}")
-        table = load_game(GameSpec(load_rules([name]), 6000), progress=True)
+        table = load_game(GameSpec(load_rules([name]), target, low), progress=True,
+                          start=default)
         changed, total = _decisions_changed(default, table)
         readings[name] = {"first_player_wins": table.first_player_wins,
                           "delta": table.first_player_wins - default.first_player_wins,
                           "decisions_changed": changed, "decisions_total": total,
                           "unit": "P(first player wins)"}
-    for target in (5000, 8000):
-        readings[f"target-{target}"] = {
-            "first_player_wins": heads[target]["first_player_wins"],
-            "delta": heads[target]["first_player_wins"] - default.first_player_wins,
+    for other in others:
+        readings[f"target-{other}"] = {
+            "first_player_wins": heads[other]["first_player_wins"],
+            "delta": heads[other]["first_player_wins"] - default.first_player_wins,
             "decisions_changed": None, "decisions_total": None,
             "unit": "P(first player wins)"}
     _log("bound on the lowest score")
@@ -199,27 +209,29 @@ def write_game_reports(out: Path, proofs: Path) -> None:
     _log("rules of thumb")
     thumbs = _thumbs(default)
     _log("decision maps")
-    grids = {card: _decision_grid(default, card) for card in ("none", "captain")}
+    grids = {card: _decision_grid(default, card, decision_dice)
+             for card in ("none", "captain")}
     _log("the deck simulation")
-    independent = simulate(default, DECK_GAMES, 2026, real_deck=False)
-    real = simulate(default, DECK_GAMES, 2027, real_deck=True)
-    deck = {"games": DECK_GAMES, "exact": default.first_player_wins,
+    independent = simulate(default, games, 2026, real_deck=False)
+    real = simulate(default, games, 2027, real_deck=True)
+    deck = {"games": games, "exact": default.first_player_wins,
             "independent": float(independent.mean()),
-            "independent_se": float(independent.std(ddof=1) / np.sqrt(DECK_GAMES)),
+            "independent_se": float(independent.std(ddof=1) / np.sqrt(games)),
             "real_deck": float(real.mean()),
-            "real_deck_se": float(real.std(ddof=1) / np.sqrt(DECK_GAMES))}
+            "real_deck_se": float(real.std(ddof=1) / np.sqrt(games))}
     deck["difference"] = deck["real_deck"] - deck["exact"]
 
     out.mkdir(parents=True, exist_ok=True)
     _heat_map(default, out / "game-heat-map.png")
-    summary = {"target": 6000, "first_player_wins": default.first_player_wins,
+    summary = {"target": target, "decision_dice": decision_dice,
+               "first_player_wins": default.first_player_wins,
                "headline": {str(t): h for t, h in heads.items()}, "readings": readings,
                "lowest_score_bound": bound, "rules_of_thumb": thumbs, "deck": deck,
                "solve": {k: default.stats[k] for k in ("sweeps", "residual")}}
     atomic_write_text(out / "game.json", dumps_json(summary))
     atomic_write_text(out / "game.md", _markdown(summary, grids))
     (proofs / "sabords").mkdir(parents=True, exist_ok=True)
-    atomic_write_text(proofs / "sabords" / PROOF, _proof(default))
+    atomic_write_text(proofs / "sabords" / f"game-{target}.json", _proof(default))
     _log(f"done in {time.perf_counter() - started:.0f} s")
 
 
@@ -242,7 +254,7 @@ def _markdown(s: dict, grids: dict) -> str:
         "points, first seat | second seat | gain from reading the scoreboard |",
         "|---:|---:|---:|---:|---:|---:|",
     ]
-    for target in ("5000", "6000", "8000"):
+    for target in sorted(h, key=int):
         x = h[target]
         v = x["optimal_vs_points"]
         lines.append(f"| {target} | {_fmt(x['first_player_wins'])} | "
@@ -259,8 +271,8 @@ def _markdown(s: dict, grids: dict) -> str:
         "",
         "## Where reading the scoreboard changes a decision",
         "",
-        f"The dice `{DECISION_DICE}` (two skulls showing; three coins, a diamond, a monkey, a "
-        "parrot), my turn, by my score (rows) and the opponent's (columns): `s` stop, `r` "
+        f"The dice `{s['decision_dice']}` (two skulls showing), my turn, by my score (rows) "
+        "and the opponent's (columns): `s` stop, `r` "
         "reroll; upper case where maximising the turn's points would choose the other.",
         "",
     ]
@@ -282,7 +294,7 @@ def _markdown(s: dict, grids: dict) -> str:
                      f"{_fmt(t['p_win_vs_exact'])} | {t['loss']:.6f} |")
     lines += [
         "",
-        "## Every game-level reading, measured (target 6000)",
+        f"## Every game-level reading, measured (target {s['target']})",
         "",
         f"Default: P(first player wins) = {_fmt(s['first_player_wins'], 9)}. *Decisions*: "
         "(score pair, card) turns of the normal phase whose optimal turn policy differs "

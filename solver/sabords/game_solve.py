@@ -209,7 +209,8 @@ class GameSolver:
                       f"({time.perf_counter() - started:.1f} s)", file=sys.stderr, flush=True)
             if residual <= tol and inner <= tol / 10:
                 break
-            inner = max(min(inner, residual / 1000), tol / 10)
+            # Newton roughly squares the residual: ask the turns for that much precision
+            inner = max(min(inner, residual / 1000, residual * residual), tol / 10)
             if len(residuals) > 1 and residual > 0.5 * residuals[-2]:
                 table[:] = applied.reshape(span, span)  # safeguard: a value-iteration step
                 continue
