@@ -45,4 +45,5 @@ def load_table(
             return {"table": solve_table(game, objective, bar.update)}
 
     return load_or_build("armada", _cache_key(game, objective), build, use_cache=use_cache,
-                         rebuild=rebuild, label=objective)["table"]
+                         rebuild=rebuild,
+                         label="-".join([objective, *game.rules.variants]))["table"]

@@ -83,7 +83,8 @@ def solve_turn(card: str, objective: Objective, rules: Rules, use_cache: bool = 
                 "chest": chest}
 
     arrays = load_or_build("sabords", (CACHE_VERSION, card, objective.name, rules.key()), build,
-                           use_cache=use_cache, label=f"{card}-{objective.name}")
+                           use_cache=use_cache,
+                           label="-".join([card, objective.name, *rules.variants]))
     return _assemble(model, *(arrays[k] for k in ("value", "policy", "bust", "chest")))
 
 
