@@ -20,9 +20,9 @@ lane starts from the values stored for it (a *warm start*): when a game solver s
 again with slightly changed payoffs, the last sweep's turn values are a few updates away from
 the new ones, so a lane costs one Bellman update and a few cheap fixed-policy sweeps instead of
 a solve from scratch. Any start converges: every policy of these problems ends with probability
-one. Besides the value before the first roll, a lane reports the probability, under its optimal
-policy, of ending in one *marked* outcome: the derivative of the value with respect to that
-outcome's payoff, which lets a caller solve a fixed point through that payoff by Newton steps.
+one. Besides the value before the first roll, a lane can report the probability of each outcome
+under its optimal policy: the value is then linear in the payoffs, which is what a caller needs
+to solve a fixed point through them by Newton steps (policy iteration).
 """
 
 from __future__ import annotations
@@ -64,7 +64,6 @@ class Packed:
         protect = np.zeros((len(maps), n_nodes), dtype=np.int32)
         has_protect = np.zeros(len(maps), dtype=np.bool_)
         base = np.zeros(len(maps), dtype=np.int64)
-        marked = np.array([m.marked for m in maps], dtype=np.int64)
         first_ptr = np.zeros((len(maps), n_full + 1), dtype=np.int64)
         first_idx, first_p = [], []
         for i, om in enumerate(maps):
@@ -107,7 +106,7 @@ class Packed:
             np.concatenate(seg_state).astype(np.int64),
             np.concatenate(act_node).astype(np.int32),
             np.concatenate(act_keep).astype(np.int32),
-            protect, has_protect, base, marked, first_ptr,
+            protect, has_protect, base, first_ptr,
             np.array(first_idx, dtype=np.int64), np.array(first_p, dtype=np.float64),
             np.ascontiguousarray(np.maximum(space.child, 0).astype(np.int64)),
             int(space.full[0]),
@@ -116,39 +115,35 @@ class Packed:
         )
         return Packed(tuple(maps), arrays, mode_off, modes, int(mode_off[-1]), n_full)
 
-    def storage(self, slots: int) -> tuple[np.ndarray, np.ndarray]:
-        """Zeroed warm-start storage for ``slots`` rows: (values, marked-outcome probabilities),
-        each ``(slots, total modes, F)``; a lane of problem ``p`` uses the rows of its slot from
-        ``mode_off[p]``."""
-        shape = (slots, self.total_modes, self.n_full)
-        return np.zeros(shape), np.zeros(shape, dtype=np.float32)
+    def storage(self, slots: int) -> np.ndarray:
+        """Zeroed warm-start storage for ``slots`` rows, ``(slots, total modes, F)``; a lane of
+        problem ``p`` uses the rows of its slot from ``mode_off[p]``."""
+        return np.zeros((slots, self.total_modes, self.n_full))
 
 
 def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.ndarray,
-                value: np.ndarray, marked: np.ndarray, tol: float = 1e-13, sweeps: int = 12,
-                max_rounds: int = 100_000, marked_tol: float = 1e-7,
-                distribution: bool = False, known: tuple | None = None):
+                value: np.ndarray, tol: float = 1e-13, sweeps: int = 12,
+                max_rounds: int = 100_000, distribution: bool = False,
+                known: tuple | None = None):
     """Solve lanes (``problem[l]``, payoffs ``pay[l, outcome]``) warm-started from and stored
-    into ``value[slot[l]]`` / ``marked[slot[l]]`` (see :meth:`Packed.storage`).
+    into ``value[slot[l]]`` (see :meth:`Packed.storage`).
 
     A lane stops when a Bellman update moves no value by more than ``tol``. With
     ``max_rounds=0`` nothing is solved or stored: each lane's start value is computed from the
     values stored in its slot (solved for other payoffs that agree on every outcome but the first
     roll's), so lanes may then share slots freely. Returns per lane
-    ``(start, p_marked, rounds, residual)``: the value before the first roll, the probability of
-    ending in the problem's marked outcome under the lane's optimal policy (to ``marked_tol``),
-    the Bellman updates made and the last one's largest change. Two lanes may share a slot only
+    ``(start, rounds, residual)``: the value before the first roll, the Bellman updates made and
+    the last one's largest change. Two lanes may share a slot only
     if they are of different problems. With ``distribution=True`` a fifth result gives, per lane,
     the probability of ending in each outcome under the lane's optimal policy (``(lanes,
     outcomes)``; the turn's value for any other payoffs, under that policy, is then a dot
     product): the mass of the first roll is pushed through the policy, roll after roll, until
     less than 1e-16 of it is still in play. ``known = (dist, hashes)`` passes each lane's last
     distribution and a hash of the policy it came from: a lane whose policy hashes the same
-    keeps its row (the push costs as much as a solve), and the sixth result gives the hashes.
+    keeps its row (the push costs as much as a solve), and a fifth result gives the hashes.
     """
     lanes = len(problem)
     start = np.zeros(lanes)
-    p_marked = np.zeros(lanes)
     rounds = np.zeros(lanes, dtype=np.int64)
     residual = np.zeros(lanes)
     if known is not None:
@@ -158,15 +153,15 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
         dist = np.zeros((lanes, pay.shape[1]) if distribution else (1, 1))
         hashes = np.zeros(lanes, dtype=np.int64)
     _kernel(*packed.arrays, np.ascontiguousarray(problem, dtype=np.int64),
-            np.ascontiguousarray(slot, dtype=np.int64), np.ascontiguousarray(pay), value, marked,
-            tol, sweeps, max_rounds, marked_tol, start, p_marked, rounds, residual,
+            np.ascontiguousarray(slot, dtype=np.int64), np.ascontiguousarray(pay), value,
+            tol, sweeps, max_rounds, start, rounds, residual,
             distribution, dist, known is not None, hashes)
     if distribution:
-        return start, p_marked, rounds, residual, dist, hashes
-    return start, p_marked, rounds, residual
+        return start, rounds, residual, dist, hashes
+    return start, rounds, residual
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def _expect(work: np.ndarray, base: int, child: np.ndarray, below_full: int, inv: float):
     """Nodes below the full ones (of the mode whose rows start at ``base``) become the mean of
     their children: the value of keeping them and rolling one more die."""
@@ -178,11 +173,11 @@ def _expect(work: np.ndarray, base: int, child: np.ndarray, below_full: int, inv
         work[base + node] = total * inv
 
 
-@njit(cache=True, parallel=True, fastmath=True)
+@njit(cache=True, parallel=True)
 def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_state, act_node,
-            act_keep, protect, has_protect, base_out, marked_out, first_ptr, first_idx, first_p,
+            act_keep, protect, has_protect, base_out, first_ptr, first_idx, first_p,
             child, below_full, first_roll, mode_off, n_modes, lane_problem, lane_slot, pay, store,
-            store_marked, tol, sweeps, max_rounds, marked_tol, start_out, marked_prob, rounds_out,
+            tol, sweeps, max_rounds, start_out, rounds_out,
             residual_out, want_dist, dist, reuse, hashes):
     n_full = live.shape[1]
     n_nodes = child.shape[0]
@@ -193,7 +188,6 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
         modes = n_modes[p]
         u = pay[lane]
         val = store[lane_slot[lane]]
-        mk = store_marked[lane_slot[lane]]
         work = np.empty(modes * n_nodes)
         s0, s1 = seg_off[p], seg_off[p + 1]
         chosen = np.full(s1 - s0, -1, dtype=np.int64)
@@ -257,62 +251,22 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
                     break
         rounds_out[lane] = r
         residual_out[lane] = resid
-        # the probability of ending in the marked outcome, under the policy just found
-        mark = marked_out[p]
-        if mark >= 0 and max_rounds > 0:
-            for m in range(modes):
-                for s in range(n_full):
-                    if not live[off + m, s]:
-                        mk[off + m, s] = 1.0 if end_out[off + m, s] == mark else 0.0
-                    elif fixed[off + m, s]:
-                        mk[off + m, s] = 1.0 if stop_out[off + m, s] == mark else 0.0
-            for i in range(s0, s1):
-                if chosen[i - s0] < 0:
-                    flat = seg_state[i]
-                    m = flat // n_full
-                    s = flat - m * n_full
-                    mk[off + m, s] = 1.0 if stop_out[off + m, s] == mark else 0.0
-            mk64 = np.empty((modes, n_full))
-            for m in range(modes):
-                for s in range(n_full):
-                    mk64[m, s] = mk[off + m, s]
-            for _ in range(1000):
-                for m in range(modes):
-                    for s in range(n_full):
-                        work[m * n_nodes + below_full + s] = mk64[m, s]
-                    _expect(work, m * n_nodes, child, below_full, inv)
-                moved = _policy_step(work, mk64, chosen, s0, s1, seg_state, act_node, act_keep,
-                                     False, bonus_p, bonus, 0, n_nodes, n_full)
-                if moved <= marked_tol:
-                    break
-            for m in range(modes):
-                for s in range(n_full):
-                    mk[off + m, s] = mk64[m, s]
         # the value before the first roll (a first roll may end the turn at once)
         total = 0.0
-        total_mark = 0.0
         for s in range(n_full):
             lo, hi = first_ptr[p, s], first_ptr[p, s + 1]
             if hi > lo:
                 v = 0.0
-                pm = 0.0
                 for k in range(lo, hi):
                     v += first_p[k] * u[first_idx[k]]
-                    if first_idx[k] == mark:
-                        pm += first_p[k]
             elif fixed[off, s]:
                 v = u[stop_out[off, s]]
-                pm = 1.0 if stop_out[off, s] == mark and mark >= 0 else 0.0
             elif live[off, s]:
                 v = val[off, s]
-                pm = mk[off, s] if mark >= 0 else 0.0
             else:
                 v = u[end_out[off, s]]
-                pm = 1.0 if end_out[off, s] == mark and mark >= 0 else 0.0
             total += first_roll[s] * v
-            total_mark += first_roll[s] * pm
         start_out[lane] = total
-        marked_prob[lane] = total_mark
         digest = np.int64(1469598103934665603)
         for i in range(s1 - s0):
             digest = digest * np.int64(1099511628211) + np.int64(chosen[i] + 2)
@@ -324,7 +278,7 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
                        first_ptr[p], first_idx, first_p, first_roll, child, below_full, n_nodes)
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv):
     """The work array: landing values on the full nodes, expectations below, per mode."""
     n_full = live.shape[1]
@@ -338,7 +292,7 @@ def _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, i
         _expect(work, m * n_nodes, child, below_full, inv)
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_protect, bonus_p,
                  bonus, off, n_nodes, n_full):
     """One fixed-policy update of the acting states; returns the largest change."""
@@ -360,7 +314,7 @@ def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_p
     return moved
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed, stop_out,
                end_out, off, modes, has_protect, bonus_p, bonus_out, first_ptr, first_idx,
                first_p, first_roll, child, below_full, n_nodes):

@@ -22,7 +22,6 @@ class OutcomeMap:
     first_rows: list[dict[int, float]]  # per full state: {outcome: probability}, or {}
     protect_out: np.ndarray | None = None  # (M,)
     base_out: int = -1
-    marked: int = -1  # the outcome whose ending probability is reported (-1: none)
 
 
 

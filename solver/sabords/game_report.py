@@ -58,6 +58,18 @@ def _decisions_changed(base: GameTable, other: GameTable) -> tuple[int, int]:
     return int(np.sum(a != b)), int(a.size)
 
 
+def _rounded(doc):
+    """Every float to 12 significant digits: the report's numbers, without the last bits that
+    depend on the order of floating-point sums."""
+    if isinstance(doc, float):
+        return float(f"{doc:.12g}")
+    if isinstance(doc, dict):
+        return {k: _rounded(v) for k, v in doc.items()}
+    if isinstance(doc, list | tuple):
+        return [_rounded(v) for v in doc]
+    return doc
+
+
 def _fmt(x: float, digits: int = 6) -> str:
     return f"{x:.{digits}f}"
 
@@ -228,7 +240,7 @@ def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
                "headline": {str(t): h for t, h in heads.items()}, "readings": readings,
                "lowest_score_bound": bound, "rules_of_thumb": thumbs, "deck": deck,
                "solve": {k: default.stats[k] for k in ("sweeps", "residual")}}
-    atomic_write_text(out / "game.json", dumps_json(summary))
+    atomic_write_text(out / "game.json", dumps_json(_rounded(summary)))
     atomic_write_text(out / "game.md", _markdown(summary, grids))
     (proofs / "sabords").mkdir(parents=True, exist_ok=True)
     atomic_write_text(proofs / "sabords" / f"game-{target}.json", _proof(default))

@@ -98,14 +98,13 @@ class GameSolver:
     def _lanes(self, pay_rows: np.ndarray, slots: np.ndarray, store, tol: float,
                max_rounds: int = 100_000, distribution: bool = False, memo=None):
         """Every card's turn for each state (one payoff row each): the states' values before
-        the card, their derivatives with respect to the ``swap`` outcome's payoff and, if
-        asked, each outcome's probability under the turns' optimal policies (``memo``: per
+        the card and, if asked, each outcome's probability under the turns' optimal policies
+        (``memo``: per
         slot and card, the last distributions and their policies' hashes, reused where the
         policy has not changed and updated in place)."""
         deck = self.deck
         if self.fixed is not None:
-            return (pay_rows @ self.fixed, np.full(len(pay_rows), self.fixed[deck.swap]),
-                    self.fixed)
+            return pay_rows @ self.fixed, self.fixed
         cards = len(deck.cards)
         problem = np.tile(np.arange(cards), len(pay_rows))
         known = None
@@ -113,27 +112,25 @@ class GameSolver:
             known = (memo[0][slots].reshape(-1, deck.count), memo[1][slots].ravel())
         out = solve_lanes(
             deck.packed, problem, np.repeat(slots, cards), np.repeat(pay_rows, cards, axis=0),
-            store[0], store[1], tol=tol, max_rounds=max_rounds, distribution=distribution,
-            known=known)
+            store, tol=tol, max_rounds=max_rounds, distribution=distribution, known=known)
         if memo is not None:
-            memo[0][slots] = out[4].reshape(len(slots), cards, -1)
-            memo[1][slots] = out[5].reshape(len(slots), cards)
-        start, marked, rounds = out[0], out[1], out[2]
+            memo[0][slots] = out[3].reshape(len(slots), cards, -1)
+            memo[1][slots] = out[4].reshape(len(slots), cards)
+        start, rounds = out[0], out[1]
         self.stats["lanes"] += len(problem) if max_rounds else 0
         self.stats["rounds"] += int(rounds.sum())
         dist = per_card = None
         if distribution:
-            per_card = out[4].reshape(len(pay_rows), cards, -1)
+            per_card = out[3].reshape(len(pay_rows), cards, -1)
             dist = np.einsum("sco,c->so", per_card, deck.weights)
         self.per_card = per_card
-        return (start.reshape(-1, cards) @ deck.weights,
-                marked.reshape(-1, cards) @ deck.weights, dist)
+        return start.reshape(-1, cards) @ deck.weights, dist
 
     def values(self, pay: Payoff, a: np.ndarray, b: np.ndarray, tol: float, play: str):
         """Values of a few states solved from scratch (no stored warm start); their outcome
         distributions are recorded as ``play``."""
         store = self._storage(len(a))
-        values, _, dist = self._lanes(pay(a, b), np.arange(len(a)), store, tol,
+        values, dist = self._lanes(pay(a, b), np.arange(len(a)), store, tol,
                                       distribution=True)
         self.plays[play] = dist
         return values
@@ -142,11 +139,6 @@ class GameSolver:
         """The states' values when every turn follows its recorded outcome distribution."""
         dist = self.dist[rows]
         return (pay_rows * dist).sum(axis=1), dist[:, self.deck.swap]
-
-    def _optimal(self, store):
-        def lanes(pay_rows, rows, tol):
-            return self._lanes(pay_rows, rows, store, tol)[:2]
-        return lanes
 
     def evaluate_pairs(self, name: str, table: np.ndarray, pay: Payoff, lanes, tol: float,
                        before_sweep: Callable[[], float] | None = None, inner: float = 0.0,
@@ -231,9 +223,8 @@ class GameSolver:
         applied = np.zeros(span * span)
         for rows in self.levels if first else self.blocks:
             if first and rows is not self.levels[0]:
-                for part in store:
-                    part[rows] = part[neighbour[rows]]
-            g, _, dist = self._lanes(pay(a_all[rows] + self.low, b_all[rows] + self.low),
+                store[rows] = store[neighbour[rows]]
+            g, dist = self._lanes(pay(a_all[rows] + self.low, b_all[rows] + self.low),
                                      rows, store, tol, distribution=memo is not None,
                                      memo=memo)
             applied[rows] = g
@@ -280,7 +271,7 @@ class GameSolver:
             first[group_of[::-1]] = np.arange(len(group_of))[::-1]
             store = self._storage(len(groups))
             dist = self._lanes(pay[first], np.arange(len(groups)), store, tol / 10,
-                               distribution=True)[2]
+                               distribution=True)[1]
             self._last_groups = (groups, store, dist, self.per_card)
         store = self._last_groups[1]
         # an Island's outcomes do not depend on the payoffs: one group, one distribution

@@ -33,9 +33,9 @@ class DeckTurns:
     """Every card's turn over one shared outcome table (``own``, ``loss``, ``win``).
 
     ``cards[i]`` is drawn with probability ``weights[i]``; ``models[i]`` is its turn and
-    ``packed`` the problems laid out for :func:`solver.engine.batch.solve_lanes`. The marked
-    outcome of every card is ``swap`` = (0, 0, no win): after it, the next state is the same two
-    scores with the players' roles swapped, which is what the game solver's Newton step needs.
+    ``packed`` the problems laid out for :func:`solver.engine.batch.solve_lanes`. ``swap`` is
+    the outcome (0, 0, no win): after it the next state is the same two scores with the
+    players' roles swapped, which the game solver's sweeps treat specially.
     """
 
     cards: tuple[str, ...]
@@ -120,8 +120,6 @@ def deck_turns(rules: Rules) -> DeckTurns:
         models.append(model)
         maps.append(_card_map(model, rules, table))
     swap = table.index.setdefault((0, 0, False), len(table.index))
-    maps = [OutcomeMap(m.problem, m.stop_out, m.end_out, m.first_rows, m.protect_out,
-                       m.base_out, marked=swap) for m in maps]
     keys = sorted(table.index, key=table.index.get)
     own = np.array([k[0] for k in keys], dtype=np.int64)
     loss = np.array([k[1] for k in keys], dtype=np.int64)
