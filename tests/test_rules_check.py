@@ -176,3 +176,32 @@ def test_game_level_readings_flow_into_the_reports(tmp_path):
     bare = ambiguities_markdown({"sabords": check_editions("sabords", reports_dir=tmp_path)},
                                 {"sabords": []})
     assert "not measured: no solver reads this rule yet" in bare.split("### game-end:")[1]
+
+
+@pytest.mark.parametrize("game, place, quote", [
+    ("armada", "004:203", "1 Game Board, 30 Doubloon tokens, 6 Skull tokens, 5 dice."),
+    ("dracheninsel", "002:258",
+     "Ein Spieler, der alleine auf dem Schatzfeld steht, darf es nicht wieder verlassen."),
+])
+def test_unplaced_or_misplaced_statement_is_caught(tmp_path, game, place, quote):
+    models, path = _models_copy(tmp_path, game)
+    text = path.read_text()
+    cited = f'at = "{place}"\n  quote = "{quote}"\n'
+    assert text.count(cited) == 1
+    path.write_text(text.replace(cited, ""))
+    errors = check_editions(game, models)["errors"]
+    assert any("cites no place and quoted words" in e for e in errors)
+    if load_seeds():
+        prefix, line = place.split(":")
+        path.write_text(text.replace(cited, f'at = "{prefix}:{int(line) + 1}"\n'
+                                            f'  quote = "{quote}"\n'))
+        errors = check_editions(game, models)["errors"]
+        assert any(f"not at {prefix}:{int(line) + 1}" in e for e in errors)
+
+
+@pytest.fixture(autouse=True)
+def _spot_check_the_game_table(monkeypatch):
+    """`make check` recomputes every state of the shipped game table (minutes); the tests
+    spot-check 24 seeded states of each phase (test_sabords_game covers the full check on
+    reduced games)."""
+    monkeypatch.setattr("solver.sabords.game_report.CHECK_SAMPLE", 24)

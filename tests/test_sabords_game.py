@@ -71,6 +71,17 @@ def test_values_are_probabilities_and_the_table_is_consistent(five):
     assert max(residual.values()) < 1e-12, residual
 
 
+def test_a_spot_check_sees_what_the_full_check_sees(five):
+    full = bellman_residuals(five)
+    spot = bellman_residuals(five, sample=20)
+    assert set(spot) <= set(full) and all(spot[k] <= full[k] + 1e-15 for k in spot)
+    broken = solve_game.__globals__["GameTable"](
+        five.spec, five.normal.copy(), five.last.copy(), five.sudden.copy(),
+        five.tiebreak.copy(), five.gap_low)
+    broken.normal += 1e-6
+    assert bellman_residuals(broken, sample=5)["normal"] > 5e-7
+
+
 def test_the_residual_check_catches_a_wrong_value(five):
     broken = solve_game.__globals__["GameTable"](
         five.spec, five.normal.copy(), five.last.copy(), five.sudden.copy(),

@@ -247,15 +247,16 @@ def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
     return table
 
 
-def bellman_residuals(table: GameTable) -> dict[str, float]:
+def bellman_residuals(table: GameTable, sample: int | None = None) -> dict[str, float]:
     """``max |T V - V|`` per phase of a solved table, every turn solved again (what ``make
-    check`` re-verifies of the shipped table)."""
+    check`` re-verifies of the shipped table); ``sample``: a seeded spot check of that many
+    states per phase."""
     from solver.sabords.game_solve import GameSolver
 
     solver = GameSolver(table.spec, False)
     for name in ("normal", "sudden", "last", "tiebreak"):
         getattr(solver.table, name)[...] = getattr(table, name)
-    return solver.residuals()
+    return solver.residuals(sample=sample)
 
 
 CACHE_VERSION = 1

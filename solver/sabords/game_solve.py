@@ -232,11 +232,26 @@ class GameSolver:
                 self.dist[rows] = dist
         return applied
 
-    def residuals(self, tol: float = 1e-14) -> dict[str, float]:
+    def residuals(self, tol: float = 1e-14, sample: int | None = None) -> dict[str, float]:
         """The Bellman residual ``max |T V - V|`` of every phase of the loaded table, each turn
-        solved again from scratch (for checking a stored table)."""
+        solved again from scratch (for checking a stored table); with ``sample``, over that
+        many seeded random states of each phase only (a spot check)."""
         span = self.top - self.low
         out = {}
+        if sample is not None:
+            rng = np.random.default_rng(sample)
+            checks = [("normal", self.normal, self.pay_normal)]
+            if self.spec.rules.endgame == "race-wins-at-once":
+                checks.append(("sudden-death", self.sudden, self.pay_sudden))
+            checks.append(("last", self.last, self.pay_last))
+            for name, table, pay in checks:
+                rows = np.sort(rng.choice(table.size, min(sample, table.size), replace=False))
+                a, b = np.divmod(rows, table.shape[1])
+                start = self.top if name == "last" else self.low
+                applied, _ = self._lanes(pay(a + self.low, b + start), np.arange(len(rows)),
+                                         self._storage(len(rows)), tol)
+                out[name] = float(np.max(np.abs(applied - table.ravel()[rows])))
+            return out
         if self.spec.rules.ties != "shared":
             before = self.tiebreak.copy()
             gaps = np.arange(self.gap_low, self.gap_low + len(self.tiebreak) - 1)
