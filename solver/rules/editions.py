@@ -127,8 +127,8 @@ def structural_errors(ed: Editions, known_variants: set[str] | None,
                       seeds: dict[str, list[str]] | None = None,
                       research: list[str] | None = None) -> list[str]:
     """Problems with the data itself: unknown editions, duplicate ids, a default that no
-    edition's reading or variant explains, variant names the solvers do not know, cited places
-    that do not hold the quoted words."""
+    edition's reading or variant explains, variant names the solvers do not know, a statement
+    without its place and quoted words, cited places that do not hold the quoted words."""
     errors = []
     seen = set()
     seeds = seeds or {}
@@ -144,6 +144,9 @@ def structural_errors(ed: Editions, known_variants: set[str] | None,
                 errors.append(f"{where}: unknown edition {say.get('edition')!r}")
             if not say.get("statement"):
                 errors.append(f"{where}: an edition's statement is empty")
+            if not say.get("at") or not say.get("quote"):
+                errors.append(f"{where}: {say.get('edition')}'s statement cites no place and "
+                              "quoted words (at, quote)")
             errors += _place_errors(where, say.get("at", ""), say.get("quote", ""), seeds,
                                     research)
         if point.klass in ("contradiction", "silence") and not point.variant:
