@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 import solver.sabords.rules as sabords_rules
-from solver.rules.check import check_editions, load_seeds, run_check
-from solver.rules.report import ambiguities_markdown, summary_markdown
+from solver.rules.check import check_editions, load_research, load_seeds, run_check
+from solver.rules.report import ambiguities_markdown, consistency_markdown, summary_markdown
 from solver.sabords import invariants
 from solver.sabords.certify import check_all
 from solver.util import MODELS_DIR, PROOFS_DIR
@@ -205,3 +205,57 @@ def _spot_check_the_game_table(monkeypatch):
     spot-check 24 seeded states of each phase (test_sabords_game covers the full check on
     reduced games)."""
     monkeypatch.setattr("solver.sabords.game_report.CHECK_SAMPLE", 24)
+
+
+@pytest.mark.parametrize("game, old, new, error", [
+    # a research fact without its place in research.md
+    ("sabords", 'at = "research.md:15"\n', "", "cites no place in research.md"),
+    # a research fact that names a rule point no one wrote
+    ("armada", 'rule = ["components"]\nat = "research.md:24-25"',
+     'rule = ["dice-symbols"]\nat = "research.md:24-25"', "'dice-symbols' names no rule point"),
+    # a count check cited at the wrong line of research.md
+    ("armada", 'at = "research.md:26"\nquote = "a simple pair',
+     'at = "research.md:27"\nquote = "a simple pair', "not at research.md:27"),
+])
+def test_broken_research_citation_is_caught(tmp_path, game, old, new, error):
+    if "not at" in error and load_research() is None:
+        pytest.skip("research.md is not available")
+    models, path = _models_copy(tmp_path, game)
+    text = path.read_text()
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new))
+    assert any(error in e for e in check_editions(game, models)["errors"])
+
+
+def test_research_cited_in_the_reports():
+    entries = {g: check_editions(g) for g in ("sabords", "armada", "dracheninsel")}
+    point = next(p for p in entries["sabords"]["points"] if p["id"] == "battle-four-skulls")
+    assert [r["at"] for r in point["research"]] == ["research.md:14"]  # in --json too
+    text = consistency_markdown(entries)
+    block = text.split("### battle-four-skulls")[1].split("###")[0]
+    assert ('- **outside the rulebooks** (research.md:14): "four or more skulls on the first '
+            'roll ends the turn and costs the card\'s penalty"') in block
+    assert "| research | research.md:26 | 6 |  | 6 | yes |" in text  # a count check's place
+
+
+def test_misshapen_board_is_caught_by_the_basic_pier_count(tmp_path, monkeypatch):
+    import solver.armada.board as armada_board
+
+    text = armada_board.BOARD_FILE.read_text()
+    maps = text[text.index('[[pier]]\nname = "maps"'):text.index("# ---- four special piers")]
+    board = tmp_path / "board.toml"
+    board.write_text(text.replace(maps, ""))
+    monkeypatch.setattr(armada_board, "BOARD_FILE", board)
+    errors = check_editions("armada")["errors"]
+    assert any("Basic piers" in e and "the models give 5" in e for e in errors)
+
+
+def test_rulebook_numbers_that_do_not_add_up_are_caught(tmp_path):
+    models, path = _models_copy(tmp_path, "dracheninsel")
+    text = path.read_text()
+    old = 'derived_from = "7 values x 2"\nexpected = 14'
+    assert old in text
+    path.write_text(text.replace(old, 'derived_from = "7 values x 2"\nexpected = 16'))
+    entry = check_editions("dracheninsel", models)
+    assert any("Coins" in e and "other numbers give 16" in e for e in entry["errors"])
+    assert not next(c for c in entry["count_checks"] if c["check"] == "coins")["adds_up"]

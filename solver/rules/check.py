@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from solver.rules.editions import CLASSES, load_editions, structural_errors
+from solver.rules.editions import CLASSES, load_editions, research_rules, structural_errors
 from solver.rules.games import GAMES, hook
 from solver.util import MODELS_DIR, PROOFS_DIR, REPO_ROOT, REPORTS_DIR
 
@@ -63,17 +63,23 @@ def check_editions(game: str, models_dir: Path = MODELS_DIR, seeds_dir: Path = S
     for check in ed.count_checks:
         computed = fact(check["check"]) if fact else None
         agrees = computed == check["stated"]
-        counts.append({**check, "computed": computed, "agrees": agrees})
+        # the rulebook's other numbers (``derived_from``) must give the stated one too
+        adds_up = check.get("expected", check["stated"]) == check["stated"]
+        counts.append({**check, "computed": computed, "agrees": agrees, "adds_up": adds_up})
         if not agrees:
             errors.append(f"{game}: {check['what']}: the rulebook says {check['stated']}, "
                           f"the models give {computed}")
+        if not adds_up:
+            errors.append(f"{game}: {check['what']}: the rulebook says {check['stated']}, its "
+                          f"other numbers give {check['expected']} ({check.get('derived_from')})")
     measured = game_readings(game, reports_dir)
     points = []
     for p in ed.points:
         row = {"id": p.id, "topic": p.topic, "class": p.klass, "default": p.default,
                "variant": p.variant, "why": p.why, "says": p.says, "table": p.table,
                "also": p.also, "measure": p.measure,
-               "variant_description": p.variant_description}
+               "variant_description": p.variant_description,
+               "research": [r for r in ed.research if p.id in research_rules(r)]}
         if p.measure == "game":
             names = p.game_readings or ([p.variant] if p.variant else [])
             row["game_effects"] = {n: measured["readings"][n] for n in names

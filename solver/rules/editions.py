@@ -91,6 +91,12 @@ def load_editions(game_folder: str, models_dir: Path = MODELS_DIR) -> Editions:
                     list(raw.get("research", [])), list(raw.get("count_check", [])))
 
 
+def research_rules(item: dict) -> list[str]:
+    """The rule points a research fact supports (``rule``: one id or a list)."""
+    rule = item.get("rule", [])
+    return [rule] if isinstance(rule, str) else list(rule)
+
+
 def unmeasured_variants(game_folder: str, models_dir: Path = MODELS_DIR) -> set[str]:
     """Variants of points that no turn solver measures (game-level, or read by no solver)."""
     return {p.variant for p in load_editions(game_folder, models_dir).points
@@ -165,8 +171,16 @@ def structural_errors(ed: Editions, known_variants: set[str] | None,
                 errors.append(f"{where}: reading {reading!r} is neither the default nor the "
                               f"variant")
     for item in ed.research:
-        errors += _place_errors(f"{ed.game}/research {item.get('id')}", item.get("at", ""),
-                                item.get("quote", ""), seeds, research)
+        where = f"{ed.game}/research {item.get('id')}"
+        if not RESEARCH_PLACE.match(item.get("at", "")) or not item.get("quote"):
+            errors.append(f"{where}: cites no place in research.md and quoted words (at, quote)")
+        errors += _place_errors(where, item.get("at", ""), item.get("quote", ""), seeds, research)
+        for rule in research_rules(item):
+            if rule not in seen:
+                errors.append(f"{where}: rule {rule!r} names no rule point")
+    for check in ed.count_checks:
+        errors += _place_errors(f"{ed.game}/count check {check.get('what')!r}", check.get("at", ""),
+                                check.get("quote", ""), seeds, research)
     for ed_id, spec in ed.editions.items():
         if not spec.get("source"):
             errors.append(f"{ed.game}: edition {ed_id} names no source file")

@@ -55,6 +55,12 @@ def _edition_line(say: dict) -> str:
     return out
 
 
+def _research_line(r: dict) -> str:
+    """A fact from outside the rulebooks, cited like an edition: place, quoted words, summary."""
+    quote = f"\"{r['quote']}\": " if r.get("quote") else ""
+    return f"- **outside the rulebooks**{_where(r)}: {quote}{r['statement']}"
+
+
 def _at_the_table(p: dict) -> str:
     return p.get("table") or p["topic"]
 
@@ -82,6 +88,7 @@ def consistency_markdown(entries: dict[str, dict]) -> str:
             lines += [f"### {p['id']} ({p['class']})", "",
                       f"At the table: {_at_the_table(p)}", ""]
             lines += [_edition_line(s) for s in p["says"]] or ["- *(no edition decides)*"]
+            lines += [_research_line(r) for r in p.get("research", [])]
             variant = f"; variant `{p['variant']}`" if p["variant"] else ""
             if p.get("variant_description"):
                 variant += f" ({p['variant_description']})"
@@ -90,16 +97,22 @@ def consistency_markdown(entries: dict[str, dict]) -> str:
                 lines.append(f"- also: {p['also']}")
             lines.append("")
         lines += ["### The rulebooks' own numbers against the models", "",
-                  "| check | edition | stated | models give | agrees |", "|---|---|---:|---:|---|"]
+                  "| check | edition | place | stated | the rulebook's other numbers give | "
+                  "models give | agrees |", "|---|---|---|---:|---|---:|---|"]
         for c in entry["count_checks"]:
-            lines.append(f"| {_cell(c['what'])} | {c.get('edition', '')} | {c['stated']} | "
-                         f"{c['computed']} | {'yes' if c['agrees'] else '**no**'} |")
+            derived = (f"{c['expected']} ({_cell(c.get('derived_from', ''))})"
+                       if "expected" in c else "")
+            if not c.get("adds_up", True):
+                derived = f"**{derived}**"
+            lines.append(f"| {_cell(c['what'])} | {c.get('edition', '')} | {c.get('at', '')} | "
+                         f"{c['stated']} | {derived} | {c['computed']} | "
+                         f"{'yes' if c['agrees'] else '**no**'} |")
         if entry["research"]:
             lines += ["", "### Facts from outside the rulebooks (research.md, the reconstruction)",
                       ""]
             for r in entry["research"]:
-                at = f" ({r['at']})" if r.get("at") else ""
-                lines.append(f"- {r['statement']}{at}")
+                rules = r["rule"] if isinstance(r["rule"], list) else [r["rule"]]
+                lines.append(_research_line(r) + f" (rule points: {', '.join(rules)})")
         lines.append("")
     return "\n".join(lines)
 
@@ -297,6 +310,8 @@ def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict
                 lines.append(f"- also: {p['also']}")
             for s in p["says"]:
                 lines.append(f"- {s['edition']}{_where(s)} says: {s['statement']}")
+            for r in p.get("research", []):
+                lines.append(f"- outside the rulebooks{_where(r)}: {r['statement']}")
             lines += effect_of(game, p, entry, rows)[0]
             lines.append("")
     return "\n".join(lines)
