@@ -259,3 +259,25 @@ def test_rulebook_numbers_that_do_not_add_up_are_caught(tmp_path):
     entry = check_editions("dracheninsel", models)
     assert any("Coins" in e and "other numbers give 16" in e for e in entry["errors"])
     assert not next(c for c in entry["count_checks"] if c["check"] == "coins")["adds_up"]
+
+
+@pytest.mark.parametrize("game, old, new, klass, error", [
+    # stated by one edition, but the default departs from it
+    ("sabords", 'reading = "truce-penalty-on-bust"\n', 'reading = "truce-bust-scores-zero"\n',
+     "stated by one edition", "follows no edition that speaks"),
+    # agreed by every language, but the default departs from them
+    ("armada", 'default = "three-rolls"\n', 'default = "two-rolls"\n', "agreed",
+     "follows no edition that speaks"),
+    # a silence without a named variant
+    ("dracheninsel", 'variant = "flight-from-boat=forbidden"\n', "", "silence",
+     "a silence needs a named variant"),
+])
+def test_broken_class_is_caught(tmp_path, game, old, new, klass, error):
+    models, path = _models_copy(tmp_path, game)
+    text = path.read_text()
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new))
+    entry = check_editions(game, models)
+    point = next(p for p in entry["points"] if any(
+        e.startswith(f"{game}/{p['id']}:") and error in e for e in entry["errors"]))
+    assert point["class"] == klass

@@ -155,6 +155,10 @@ def structural_errors(ed: Editions, known_variants: set[str] | None,
                               "quoted words (at, quote)")
             errors += _place_errors(where, say.get("at", ""), say.get("quote", ""), seeds,
                                     research)
+        if point.says and point.default not in point.readings:
+            # never choose silently against the text: an edition that speaks must be followed
+            errors.append(f"{where}: the default {point.default!r} follows no edition that "
+                          f"speaks ({', '.join(point.readings)}; {point.klass})")
         if point.klass in ("contradiction", "silence") and not point.variant:
             errors.append(f"{where}: a {point.klass} needs a named variant")
         if point.measure == "none" and point.variant:
