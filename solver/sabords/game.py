@@ -233,6 +233,7 @@ def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
                          before_sweep=lambda: game.solve_last(tol))
     table = game.table
     table.stats = game.stats
+    table.plays = game.plays
     if points is not None:
         from solver.sabords.game_play import match, seats
 
@@ -240,7 +241,6 @@ def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
         versus = seats(*match(table, game.plays, fixed_play))
         table.stats["points_play"] = {"first_player_wins": points.first_player_wins}
         table.stats["optimal_vs_points"] = versus
-        table.plays = game.plays
         table.card_plays = game.card_plays
         table.hashes = game.hashes
     table.stats["seconds"] = time.perf_counter() - started

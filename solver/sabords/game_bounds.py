@@ -47,7 +47,9 @@ def hit_probability(table: GameTable, sweeps: int = 20_000, tol: float = 1e-15) 
     def cell(grid, x, y):
         return grid[np.clip(x - low, 0, span - 1), np.clip(y - low, 0, span - 1)]
 
-    plays = table.plays
+    plays = {k: np.broadcast_to(v, (size, deck.count)) if v.ndim == 1 else v
+             for k, v in table.plays.items()
+             for size in [table.last.size if k == "last" else span * span]}
     for _ in range(sweeps):
         hit, mover, other = after(a, b)
         trig = mover >= top

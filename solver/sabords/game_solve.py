@@ -290,7 +290,8 @@ class GameSolver:
             self._last_groups = (groups, store, dist, self.per_card)
         store = self._last_groups[1]
         # an Island's outcomes do not depend on the payoffs: one group, one distribution
-        self.plays["last"] = self._last_groups[2][group_of]
+        last_play = self._last_groups[2]
+        self.plays["last"] = last_play if last_play.ndim == 1 else last_play[group_of]
         if self._last_groups[3] is not None:
             self.card_plays["last"] = self._last_groups[3][group_of]
         total = self._lanes(pay, group_of, store, tol, max_rounds=0)[0]
