@@ -281,3 +281,20 @@ def test_broken_class_is_caught(tmp_path, game, old, new, klass, error):
     point = next(p for p in entry["points"] if any(
         e.startswith(f"{game}/{p['id']}:") and error in e for e in entry["errors"]))
     assert point["class"] == klass
+
+
+def test_points_found_in_the_second_reading():
+    classes = {g: {p["id"]: p for p in check_editions(g)["points"]}
+               for g in ("sabords", "armada", "dracheninsel")}
+    sorceress = classes["sabords"]["sorceress-island"]
+    assert sorceress["class"] == "contradiction"  # the Sorceress and the Island paragraphs
+    assert sorceress["measure"] == "none" and sorceress["variant"] == "sorceress-on-island"
+    assert classes["sabords"]["reroll-set-aside"]["class"] == "agreed"
+    chain = classes["dracheninsel"]["counterspell-chain"]
+    assert chain["class"] == "stated by one edition" and chain["variant_description"]
+    assert classes["dracheninsel"]["frightened-lone-carrier"]["class"] == "silence"
+    assert classes["armada"]["turn-order"]["class"] == "silence"
+    entries = {"dracheninsel": check_editions("dracheninsel")}
+    text = ambiguities_markdown(entries, {"dracheninsel": []})
+    block = text.split("### counterspell-chain:")[1].split("###")[0]
+    assert "effect: not measured: no solver reads this rule" in block
