@@ -9,7 +9,13 @@ import pytest
 
 import solver.sabords.rules as sabords_rules
 from solver.rules.check import check_editions, load_research, load_seeds, run_check
-from solver.rules.report import ambiguities_markdown, consistency_markdown, summary_markdown
+from solver.rules.report import (
+    ambiguities_markdown,
+    annotate_points,
+    consistency_markdown,
+    stored_claims,
+    summary_markdown,
+)
 from solver.sabords import invariants
 from solver.sabords.certify import check_all
 from solver.util import MODELS_DIR, PROOFS_DIR
@@ -92,8 +98,12 @@ def test_tampered_certificate_is_caught(tmp_path):
 
 def test_full_check_passes_on_the_shipped_proofs():
     result = run_check(["sabords"])
-    assert result["ok"], result["games"]["sabords"]["errors"]
     entry = result["games"]["sabords"]  # what `treasure check --json` prints
+    json.dumps(result)
+    island = next(p for p in entry["points"] if p["id"] == "island-which-dice")
+    assert island["open"] and island["follows"] == ["fr"]
+    assert island["effect"]["summary"] == "none (proved)" and island["effect"]["rows"]
+    assert result["ok"], entry["errors"]
     assert entry["classes"]["stated by one edition"] > 0
     point = next(p for p in entry["points"] if p["id"] == "storm-scoring")
     assert point["measure"] == "none" and point["variant_description"] and point["table"]
@@ -298,3 +308,20 @@ def test_points_found_in_the_second_reading():
     text = ambiguities_markdown(entries, {"dracheninsel": []})
     block = text.split("### counterspell-chain:")[1].split("###")[0]
     assert "effect: not measured: no solver reads this rule" in block
+
+
+def test_json_carries_what_the_summary_shows():
+    entries = {g: check_editions(g) for g in ("sabords", "armada", "dracheninsel")}
+    measured = {g: stored_claims(g) for g in entries}
+    summary = summary_markdown(entries, measured)
+    for game, entry in entries.items():
+        annotate_points(game, entry, measured[game])
+        for p in entry["points"]:
+            assert "open" in p and "follows" in p and p["effect"]["summary"]
+            if p["open"]:
+                follows = ", ".join(p["follows"]) or "no edition (a choice)"
+                assert f"| `{p['default']}` | {follows} | {p['effect']['summary']} |" in summary
+    flight = next(p for p in entries["dracheninsel"]["points"] if p["id"] == "flight-from-boat")
+    assert flight["effect"]["size"] > 0 and flight["effect"]["rows"][0]["witness"]
+    storm = next(p for p in entries["sabords"]["points"] if p["id"] == "storm-scoring")
+    assert storm["effect"]["summary"] == "not measured" and storm["effect"]["size"] is None

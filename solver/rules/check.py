@@ -123,6 +123,9 @@ def run_check(games: list[str] | None = None, proofs_dir: Path = PROOFS_DIR,
         claims = ambiguity.verify_claims(proofs_dir) if ambiguity else []
         entry["claims_ok"] = not claims
         errors += [f"{game}: {c}" for c in claims]
+        from solver.rules.report import annotate_points, stored_claims  # report imports check
+
+        annotate_points(game, entry, stored_claims(game, proofs_dir))
         result["games"][game] = entry
         result["ok"] &= not errors
     return result

@@ -317,13 +317,32 @@ def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict
     return "\n".join(lines)
 
 
+def _follows(p: dict) -> list[str]:
+    """The editions whose reading is the default."""
+    return sorted({s["edition"] for s in p["says"] if s["reading"] == p["default"]})
+
+
+def annotate_points(game: str, entry: dict, rows: list[dict]) -> None:
+    """Give each point of ``check_editions``' entry what the reports show beyond the data:
+    open or not, the editions the default follows, and the measured effect (its summary, size,
+    report lines and the stored rows behind them); ``treasure check --json`` prints these."""
+    for p in entry["points"]:
+        lines, summary, size = effect_of(game, p, entry, rows)
+        p["open"] = _is_open(p)
+        p["follows"] = _follows(p)
+        p["effect"] = {"summary": summary, "size": size if size >= 0 else None,
+                       "lines": [line.strip() for line in lines if line.strip()],
+                       "rows": [r for r in rows if p["variant"] and r["variant"] == p["variant"]
+                                and p["measure"] == "turn"]}
+
+
 def summary_markdown(entries: dict[str, dict], measured: dict[str, list[dict]]) -> str:
     """The one-page summary: each open point in one line, sorted by the size of its effect."""
     items = []
     for game, entry in entries.items():
         for p in (p for p in entry["points"] if _is_open(p)):
             _, effect, size = effect_of(game, p, entry, measured.get(game, []))
-            follows = sorted({s["edition"] for s in p["says"] if s["reading"] == p["default"]})
+            follows = _follows(p)
             follows_text = ", ".join(follows) if follows else "no edition (a choice)"
             items.append((-size, game, p["id"], f"| {GAMES[game]['title'].split(' /')[0]} | "
                           f"{_cell(_at_the_table(p))} | `{p['default']}` | {follows_text} | "
@@ -377,12 +396,13 @@ def _turn_value(value: list) -> str:
     return f"{head}, {spent} card{'' if spent == 1 else 's'} spent"
 
 
-def _stored_claims(game: str) -> list[dict]:
+def stored_claims(game: str, proofs_dir: Path = PROOFS_DIR) -> list[dict]:
+    """The measured rows of every variant (``proofs/<game>/variants.json``), or []."""
     ambiguity = hook(game, "ambiguity")
     if not ambiguity:
         return []
     try:
-        return read_claims(PROOFS_DIR / ambiguity.CLAIMS_FILE)
+        return read_claims(proofs_dir / ambiguity.CLAIMS_FILE)
     except ValueError:
         return []
 
@@ -395,7 +415,7 @@ def write_reports(reports_dir: Path, remeasure: bool = True) -> None:
         print(f"  verifier: {game} ...", file=sys.stderr, flush=True)
         entries[game] = check_editions(game, reports_dir=reports_dir)
         if not remeasure:
-            measured[game] = _stored_claims(game)
+            measured[game] = stored_claims(game)
             continue
         invariants = hook(game, "invariants")
         if invariants:
