@@ -14,6 +14,10 @@ the game's values as payoffs (:mod:`solver.sabords.turn_lanes`): a turn ending i
 ``(own, loss, win)`` from scores ``(a, b)`` is worth ``1 - V(b - loss, a + own)`` to the mover
 when play goes on, or the game's result when it ends.
 
+**The Island of Skulls** is decided by the first roll and played out by rule (every non-skull
+die rolled again); under the ``island-choose-dice`` reading the dice are chosen as the turn
+solver chooses them, for the opponents' largest expected loss, not re-decided for P(win).
+
 **Scores below zero.** Scores may go negative (English summary); the table keeps scores down to
 a lowest score ``low`` and raises any lower score to it. The report bounds the probability of
 ever needing that truncation (:mod:`solver.sabords.game_bounds`).
