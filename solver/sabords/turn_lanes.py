@@ -130,9 +130,13 @@ def deck_turns(rules: Rules) -> DeckTurns:
 
 @cache
 def card_turn(card: str, rules: Rules) -> tuple[OutcomeMap, np.ndarray, np.ndarray, np.ndarray]:
-    """One card's turn alone: its outcome map and outcome table ``(own, loss, win)``."""
+    """One card's turn alone: its outcome map and outcome table ``(own, loss, win)``. The
+    turn model is the points solve's (cached on disk), which a question about the turn needs
+    anyway for the points-optimal answer."""
+    from solver.sabords.solve import solve_turn
+
     table = _Outcomes()
-    model = build_model(rules.card(card), rules, Objective("points"))
+    model = solve_turn(card, Objective("points"), rules).model
     om = _card_map(model, rules, table)
     keys = sorted(table.index, key=table.index.get)
     return (om, np.array([k[0] for k in keys], dtype=np.int64),
