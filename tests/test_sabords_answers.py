@@ -81,3 +81,24 @@ def test_probabilities_show_digits_enough_to_tell_options_apart(capsys):
     shown = [line.split()[-3] for line in lines[3:13]]
     distinct_values = {round(v, 9) for v in values}
     assert len(set(shown)) == len(distinct_values) > 1
+
+
+@pytest.mark.parametrize("args, heard", [
+    (["value", "--card", "deck"], ["solving the treasure-island turn (1 of 11), objective "
+                                   "points", "solving the skulls-2 turn (11 of 11)"]),
+    (["policy", "--card", "Captain"], ["solving the captain turn, objective points",
+                                       "listing the captain turn's decisions"]),
+    (["hold", "--card", "captain", "CCDMPSXX"], ["solving the captain turn, objective points"]),
+])
+def test_slow_commands_show_progress_on_a_terminal_only(args, heard, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    code, quiet_out, quiet_err = run(["sabords", *args], capsys)
+    assert code == 0 and quiet_err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(["sabords", *args], capsys)
+    assert code == 0 and out == quiet_out
+    for text in heard:
+        assert text in err
+    assert err.endswith("\r\033[K")

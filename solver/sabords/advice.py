@@ -5,6 +5,8 @@ These build the JSON documents the CLI prints (field names are a contract: ``bes
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from solver.engine import STOP
@@ -202,8 +204,10 @@ def _pick_dice(others: np.ndarray, count: int, rules: Rules) -> str:
     return format_dice(picked, rules)
 
 
-def card_values(card: str, objective: Objective, rules: Rules, use_cache: bool = True) -> dict:
-    """The value of a turn before the first roll, for one card or the deck average."""
+def card_values(card: str, objective: Objective, rules: Rules, use_cache: bool = True,
+                progress: Callable[[str], None] | None = None) -> dict:
+    """The value of a turn before the first roll, for one card or the deck average.
+    ``progress``, if given, is told which card's turn is being solved (for a status line)."""
     if normalise_name(card) in ("deck", "stapel", "pioche"):
         card = "deck"
         weights = dict(rules.deck)
@@ -213,7 +217,10 @@ def card_values(card: str, objective: Objective, rules: Rules, use_cache: bool =
     total = sum(weights.values())
     rows = []
     unreachable = []
-    for name, weight in weights.items():
+    for number, (name, weight) in enumerate(weights.items(), 1):
+        if progress:
+            progress(f"solving the {name} turn ({number} of {len(weights)}), "
+                     f"objective {objective.name}")
         sol = solve_turn(name, objective, rules, use_cache)
         try:
             _check_reachable(sol.model, objective)

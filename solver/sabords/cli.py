@@ -7,7 +7,7 @@ import numpy as np
 
 from solver.sabords.export import policy
 from solver.sabords.game_cli import game, game_position_options
-from solver.util import InputError, dumps_json
+from solver.util import InputError, StatusLine, dumps_json
 
 CARD_HELP = (
     "Fortune card: none, treasure-island, captain, sorceress, gold, diamond, monkey-business, "
@@ -169,8 +169,12 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
                       use_cache=not no_cache, as_json=as_json)
         return
     rules = _rules(variants)
-    advice = advise(card, parse_objective(objective), rules, dice,
-                    sorceress_used=sorceress_used, rerolled=rerolled, use_cache=not no_cache)
+    goal = parse_objective(objective)
+    with StatusLine() as status:
+        status(f"solving the {rules.card(card).name} turn, objective {goal.name}")
+        advice = advise(card, goal, rules, dice,
+                        sorceress_used=sorceress_used, rerolled=rerolled,
+                        use_cache=not no_cache)
     if as_json:
         click.echo(dumps_json(advice), nl=False)
         return
@@ -181,7 +185,6 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
         return
     from solver.util import distinguishing_digits
 
-    goal = parse_objective(objective)
     best = advice["best"]
     verdict = "STOP" if best["action"] == "stop" else f"REROLL {best['reroll']}"
     options = advice["options"] if show_all else advice["options"][:10]
@@ -224,7 +227,9 @@ def value(card, objective, no_cache, as_json, variants) -> None:
     from solver.sabords.objective import parse_objective
 
     rules = _rules(variants)
-    result = card_values(card, parse_objective(objective), rules, use_cache=not no_cache)
+    with StatusLine() as status:
+        result = card_values(card, parse_objective(objective), rules, use_cache=not no_cache,
+                             progress=status)
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return

@@ -21,7 +21,7 @@ import io
 
 import click
 
-from solver.util import atomic_write_text, dumps_json, output_path
+from solver.util import StatusLine, atomic_write_text, dumps_json, output_path
 
 COLUMNS = ["mode", "dice", "action", "reroll", "keep", "protect", "value", "bust"]
 
@@ -98,7 +98,11 @@ def policy(card, objective, fmt, out_file, no_cache, variants) -> None:
     rules = load_rules(variants)
     name = rules.card(card).name
     goal = parse_objective(objective)
-    rows = policy_rows(solve_turn(name, goal, rules, not no_cache))
+    with StatusLine() as status:
+        status(f"solving the {name} turn, objective {goal.name}")
+        sol = solve_turn(name, goal, rules, not no_cache)
+        status(f"listing the {name} turn's decisions")
+        rows = policy_rows(sol)
     if fmt.lower() == "json":
         text = dumps_json({"card": name, "objective": goal.name,
                            "variants": list(rules.variants), "columns": COLUMNS,
