@@ -100,6 +100,32 @@ def _huge_armada_board(tmp_path) -> str:
 
 
 HUGE_INT = 10**18
+def test_empty_position_file_means_every_hunter_in_its_boat(files, tmp_path, capsys):
+    """The documented meaning (--position's help): a file without [hunters], an empty one
+    say, is the opening, all six hunters in their boats; a file listing one hunter means only
+    that one plays."""
+    from solver.dragon.board import load_island
+    from solver.dragon.position import load_position, opening
+
+    code, out, _ = run(["dragon", "route", "--help"], capsys)
+    assert code == 0 and "(an empty file, say) means all six, each in its boat" in " ".join(
+        out.split())
+    island = load_island(None)
+    empty, start = load_position(files["empty"], island), opening(island)
+    assert len(empty.hunters) == 6 and empty.hunters == start.hunters
+    assert (empty.tiles, empty.dragons, empty.treasure) == (start.tiles, start.dragons,
+                                                            start.treasure)
+    argv = ["dragon", "route", "--hunter", "red", "--hand", "forest", "--json"]
+    code, with_empty, err = run([*argv, "--position", files["empty"]], capsys)
+    assert code == 0 and err == ""
+    assert with_empty == run(argv, capsys)[1]
+    one = tmp_path / "one.toml"
+    one.write_text('[hunters]\nblue = "boat"\n', encoding="utf-8")
+    assert list(load_position(one, island).hunters) == ["blue"]
+    code, _, err = run([*argv, "--position", str(one)], capsys)
+    assert_one_line_error(code, err, "hunter red is not on the board")
+
+
 # Files with numbers far out of range: the file's text and words the error must contain.
 HUGE_FILES = [
     (["armada", "value", "--objective", "turn", "--board"], _huge_armada_board,
