@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
 
@@ -52,6 +53,20 @@ def _variants(items: tuple[str, ...]) -> dict[str, str]:
 
 def _colour(island, text: str) -> str:
     return island.model.parse_colour(text)
+
+
+def _some_card(_ctx, _param, value: str) -> str:
+    """--hand must name at least one card (an empty hand is no question)."""
+    if not any(token.strip() for token in value.split(",")):
+        raise click.BadParameter("no card given; name one or more cards separated by commas")
+    return value
+
+
+def _finite(_ctx, _param, value: float) -> float:
+    """A number option that must be finite (``1e400`` reads as infinity, ``nan`` as no number)."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number")
+    return value
 
 
 def _position_options(f):
@@ -144,14 +159,14 @@ def layout(out_file, as_json) -> None:
 
 @dragon.command()
 @click.option("--hunter", required=True, help="The hunter to move (blue, red, grey, ...).")
-@click.option("--hand", required=True,
-              help="Comma-separated cards, at most six (water, water+forest, flight, ...).")
+@click.option("--hand", required=True, callback=_some_card,
+              help="Comma-separated cards, one to six (water, water+forest, flight, ...).")
 @click.option("--goal", type=click.Choice(["treasure", "boat"]),
               help="treasure (default), or boat for a hunter carrying treasure.")
 @_position_options
 @click.option("--method", type=click.Choice(["cp-sat", "search"]), default="cp-sat",
               show_default=True, help="search: the exhaustive check (slow with swap cards).")
-@click.option("--work-limit", type=click.FloatRange(min=0, min_open=True),
+@click.option("--work-limit", type=click.FloatRange(min=0, min_open=True), callback=_finite,
               default=WORK_LIMIT, show_default=True, metavar="UNITS",
               help="CP-SAT's deterministic work per model (roughly seconds). When reached, the "
                    "best route found is shown, marked as not proved optimal.")
