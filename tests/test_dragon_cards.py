@@ -29,6 +29,30 @@ def test_card_names(text, card):
     assert parse_card(text) == card
 
 
+@pytest.mark.parametrize("text, colour", [
+    ("Red", "red"), ("ROT", "red"), (" Grün ", "green"), ("gruen", "green"), ("gray", "grey"),
+    ("Grau", "grey"), ("Wüste", "yellow"), ("WUESTE", "yellow"), ("vulkan", "red"),
+])
+def test_hunter_colours_in_any_case_and_either_language(text, colour):
+    assert rules().parse_colour(text) == colour
+
+
+@pytest.mark.parametrize("text, terrain", [
+    ("Wüste", "desert"), ("wueste", "desert"), ("  Acker ", "farmland"), ("FOREST", "forest"),
+])
+def test_terrains_in_any_case_and_either_language(text, terrain):
+    assert rules().parse_terrain(text) == terrain
+
+
+@pytest.mark.parametrize("text, message", [
+    ("purple", "unknown hunter colour 'purple'"),
+    ("grün grün", "unknown hunter colour"),
+])
+def test_unknown_colours(text, message):
+    with pytest.raises(InputError, match=message):
+        rules().parse_colour(text)
+
+
 @pytest.mark.parametrize("text, message", [
     ("lava", "unknown card 'lava'"),
     ("water+flight", "mixes a terrain and an action"),

@@ -10,8 +10,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from solver.dragon.model import Rules, normalise, rules
-from solver.util import InputError
+from solver.dragon.model import Rules, rules
+from solver.util import InputError, normalise_name
 
 
 @dataclass(frozen=True, order=True)
@@ -48,10 +48,10 @@ def _aliases(model: Rules) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for t in model.terrains:
         out[t] = ("terrain", t)
-        out[normalise(model.terrain_german[t])] = ("terrain", t)
+        out[normalise_name(model.terrain_german[t])] = ("terrain", t)
     for a in model.actions.values():
         out[a.name] = ("action", a.name)
-        out[normalise(a.german)] = ("action", a.name)
+        out[normalise_name(a.german)] = ("action", a.name)
     # common spellings of the German names
     out["angst-und-schrecken"] = ("action", "fright")
     out["tollkuehner-flug"] = ("action", "flight")
@@ -63,11 +63,11 @@ def parse_card(token: str, model: Rules | None = None) -> Card:
     model = model or rules()
     aliases = _aliases(model)
     parts = [p for p in str(token).split("+")]
-    if not 1 <= len(parts) <= 2 or any(not normalise(p) for p in parts):
+    if not 1 <= len(parts) <= 2 or any(not normalise_name(p) for p in parts):
         raise InputError(f"unknown card {token!r}")
     kinds = []
     for p in parts:
-        key = normalise(p)
+        key = normalise_name(p)
         if key not in aliases:
             raise InputError(
                 f"unknown card {p.strip()!r}; known: "

@@ -5,31 +5,13 @@ Everything is read from ``models/dracheninsel/*.toml``; code asks this module, n
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError, read_toml
+from solver.util import MODELS_DIR, InputError, normalise_name, read_toml
 
 MODEL_DIR = MODELS_DIR / "dracheninsel"
-
-
-def normalise(name: str) -> str:
-    """Lower-case, German umlauts spelt out, every run of other characters one hyphen."""
-    text = str(name).strip().lower()
-    for a, b in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
-        text = text.replace(a, b)
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    out, dash = [], False
-    for ch in text:
-        if ch.isalnum():
-            out.append(ch)
-            dash = False
-        elif not dash and out:
-            out.append("-")
-            dash = True
-    return "".join(out).strip("-")
 
 
 @dataclass(frozen=True)
@@ -73,10 +55,11 @@ class Rules:
 
     def parse_colour(self, text: str) -> str:
         """A hunter colour from an English or German colour or terrain name."""
-        key = normalise(text)
+        key = normalise_name(text)
         for t in self.terrains:
             c = self.colour_of[t]
-            names = {c, normalise(self.colour_german[c]), t, normalise(self.terrain_german[t])}
+            names = {c, normalise_name(self.colour_german[c]), t,
+                     normalise_name(self.terrain_german[t])}
             if c == "grey":
                 names.add("gray")
             if key in names:
@@ -87,9 +70,9 @@ class Rules:
 
     def parse_terrain(self, text: str) -> str:
         """A terrain from its English or German name."""
-        key = normalise(text)
+        key = normalise_name(text)
         for t in self.terrains:
-            if key in (t, normalise(self.terrain_german[t])):
+            if key in (t, normalise_name(self.terrain_german[t])):
                 return t
         raise InputError(f"unknown terrain {text!r}; known: {', '.join(self.terrains)}")
 
