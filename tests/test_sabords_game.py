@@ -195,3 +195,15 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     write(tmp_path / "two")
     for name in ("game.json", "game.md", "game-heat-map.png"):
         assert (reports / name).read_bytes() == (tmp_path / "two" / "reports" / name).read_bytes()
+
+
+def test_a_readings_policy_cost_is_zero_against_itself_and_never_negative(five):
+    from solver.sabords.game_report import _policy_cost
+
+    same = _policy_cost(five, five)
+    assert same["decisions_changed"] == 0 and same["largest_cost"] < 1e-9
+    english = solve_game(GameSpec(load_rules(["endgame-new-final-round"]).with_dice(5), TARGET,
+                                  LOW))
+    cost = _policy_cost(five, english)
+    assert 0 < cost["decisions_changed"] <= cost["decisions_total"]
+    assert cost["largest_cost"] > 1e-9

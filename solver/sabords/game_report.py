@@ -42,20 +42,32 @@ def _log(text: str) -> None:
     print(f"  [sabords game] {text}", file=sys.stderr, flush=True)
 
 
-def _decisions_changed(base: GameTable, other: GameTable) -> tuple[int, int]:
-    """(state and card pairs whose turn policy differs, pairs compared), normal phase, over
-    the score pairs both tables hold."""
+def _policy_cost(base: GameTable, other: GameTable) -> dict:
+    """What playing ``base``'s optimal turns costs under ``other``'s reading, in the normal
+    phase, over the score pairs both tables hold: per pair, ``other``'s value minus the value
+    of ``base``'s turn policies (their outcome distributions, :attr:`GameTable.plays`) with
+    ``other``'s payoffs (a policy's value is linear in them). A reading changes the decisions
+    at a pair where that cost exceeds 1e-9 P(win); exact ties between actions cost nothing
+    and are not counted."""
+    from solver.sabords.turn_lanes import deck_turns
+
+    deck = deck_turns(base.spec.rules)
+    # the same dice end in the same outcome under every game-level reading, except that nine
+    # identical symbols stop winning at once under nine-as-set (their points are the same)
+    win = deck.win & (other.spec.rules.nine_of_a_kind == "instant-win")
     low = max(base.spec.bottom, other.spec.bottom)
     top = base.spec.top
-
-    def cut(table: GameTable) -> np.ndarray:
-        span = table.spec.top - table.spec.bottom
-        h = table.hashes["normal"].reshape(span, span, -1)
-        skip = low - table.spec.bottom
-        return h[skip:top - table.spec.bottom, skip:top - table.spec.bottom]
-
-    a, b = cut(base), cut(other)
-    return int(np.sum(a != b)), int(a.size)
+    a, b = (x.ravel() for x in np.meshgrid(np.arange(low, top), np.arange(low, top),
+                                           indexing="ij"))
+    pay = other.pay_normal(a, b, deck.own, deck.loss, win)
+    span = top - base.spec.bottom
+    rows = (a - base.spec.bottom) * span + (b - base.spec.bottom)
+    played = (pay * base.plays["normal"][rows]).sum(axis=1)
+    cost = other.normal[a - other.spec.bottom, b - other.spec.bottom] - played
+    zero = np.flatnonzero((a == 0) & (b == 0))
+    return {"decisions_changed": int(np.sum(cost > 1e-9)), "decisions_total": int(cost.size),
+            "largest_cost": float(max(cost.max(), 0.0)),
+            "cost_at_opening": float(max(cost[zero[0]], 0.0))}
 
 
 def _rounded(doc):
@@ -221,17 +233,15 @@ def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
         _log(f"reading {name}")
         table = load_game(GameSpec(load_rules([name]), target, low), progress=True,
                           start=default)
-        changed, total = _decisions_changed(default, table)
         readings[name] = {"first_player_wins": table.first_player_wins,
                           "delta": table.first_player_wins - default.first_player_wins,
-                          "decisions_changed": changed, "decisions_total": total,
-                          "unit": "P(first player wins)"}
+                          **_policy_cost(default, table), "unit": "P(first player wins)"}
     for other in others:
         readings[f"target-{other}"] = {
             "first_player_wins": heads[other]["first_player_wins"],
             "delta": heads[other]["first_player_wins"] - default.first_player_wins,
-            "decisions_changed": None, "decisions_total": None,
-            "unit": "P(first player wins)"}
+            "decisions_changed": None, "decisions_total": None, "largest_cost": None,
+            "cost_at_opening": None, "unit": "P(first player wins)"}
     _log("bound on the lowest score")
     bound = hit_probability(default)
     bound["points_play_shift"] = _truncation_shift(rules, target, default.spec.low)
@@ -325,18 +335,23 @@ def _markdown(s: dict, grids: dict) -> str:
         "",
         f"## Every game-level reading, measured (target {s['target']})",
         "",
-        f"Default: P(first player wins) = {_fmt(s['first_player_wins'], 9)}. *Decisions*: "
-        "(score pair, card) turns of the normal phase whose optimal turn policy differs "
-        "anywhere, of those both tables hold.",
+        f"Default: P(first player wins) = {_fmt(s['first_player_wins'], 9)}. *Decisions "
+        "changed*: score pairs of the normal phase (of those both tables hold) at which "
+        "playing the default reading's turns under this reading costs more than 1e-9 P(win); "
+        "*cost*: the most it costs at one pair, and at 0 to 0.",
         "",
-        "| reading | P(first player wins) | change | decisions changed |",
-        "|---|---:|---:|---:|",
+        "| reading | P(first player wins) | change | decisions changed | largest cost | "
+        "cost at 0 to 0 |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for name, r in s["readings"].items():
-        changed = ("-" if r["decisions_changed"] is None
-                   else f"{r['decisions_changed']:,} of {r['decisions_total']:,}")
+        if r["decisions_changed"] is None:
+            changed = cost = opening = "-"
+        else:
+            changed = f"{r['decisions_changed']:,} of {r['decisions_total']:,}"
+            cost, opening = f"{r['largest_cost']:.2e}", f"{r['cost_at_opening']:.2e}"
         lines.append(f"| `{name}` | {_fmt(r['first_player_wins'], 9)} | "
-                     f"{r['delta']:+.2e} | {changed} |")
+                     f"{r['delta']:+.2e} | {changed} | {cost} | {opening} |")
     b = s["lowest_score_bound"]
     worst = max(b["normal"], b["last"], b["sudden-death"])
     d = s["deck"]
