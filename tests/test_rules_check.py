@@ -165,7 +165,8 @@ def test_game_level_readings_flow_into_the_reports(tmp_path):
                "decisions_total": 75000, "unit": "P(first player wins)"}
     doc = {"target": 6000, "first_player_wins": 0.53,
            "readings": {"endgame-new-final-round": reading,
-                        "target-8000": {**reading, "delta": 0.0042, "first_player_wins": 0.5342}}}
+                        "target-8000": {**reading, "delta": 0.0042, "first_player_wins": 0.5342,
+                                        "decisions_changed": None, "decisions_total": None}}}
     (reports / "sabords" / "game.json").write_text(json.dumps(doc))
     entry = check_editions("sabords", reports_dir=reports)
     points = {p["id"]: p for p in entry["points"]}
@@ -173,15 +174,17 @@ def test_game_level_readings_flow_into_the_reports(tmp_path):
     assert entry["game_baseline"] == {"target": 6000, "first_player_wins": 0.53}
     entries = {"sabords": entry}
     text = ambiguities_markdown(entries, {"sabords": []})
-    assert "P(first player wins) = 0.5123 (-0.0177); 120 of 75,000 decision states" in text
-    assert "`target-8000`: P(first player wins) = 0.5342 (+0.0042)" in text
+    assert ("P(first player wins) = 0.5123 (-1.77e-02); at 120 of 75,000 score pairs the "
+            "default's play loses more than 1e-9 P(win)") in text
+    assert ("`target-8000`: P(first player wins) = 0.5342 (+4.20e-03); decisions not "
+            "compared") in text
     assert "`target-5000`: not measured" in text
     block = text.split("### ties:")[1].split("###")[0]
     assert "not measured: no solver reads this rule yet" in block
     summary = summary_markdown(entries, {"sabords": []})
     rows = [r for r in summary.splitlines() if r.startswith("| Mille Sabords")]
-    assert "-0.0177 P(first player wins)" in rows[0]  # the largest measured effect first
-    assert "+0.0042 P(first player wins)" in rows[1]
+    assert "-1.77e-02 P(first player wins)" in rows[0]  # the largest measured effect first
+    assert "+4.20e-03 P(first player wins)" in rows[1]
     # without the file every game-level effect is "not measured", never "none, proved"
     bare = ambiguities_markdown({"sabords": check_editions("sabords", reports_dir=tmp_path)},
                                 {"sabords": []})

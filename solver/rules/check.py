@@ -40,7 +40,8 @@ def game_readings(game: str, reports_dir: Path = REPORTS_DIR) -> dict:
     """The whole-game solver's measured readings (``reports/<game>/game.json``), or {}.
 
     Shape: ``{"target": 6000, "first_player_wins": p, "readings": {name: {"first_player_wins",
-    "delta", "decisions_changed", "decisions_total", "unit"}}}``; an absent file or reading
+    "delta", "decisions_changed", "decisions_total", "unit"}}}`` (decisions ``None`` where
+    the states differ, as between targets); an absent file or reading
     is "not measured"."""
     path = reports_dir / GAMES[game]["folder"] / "game.json"
     if not path.is_file():

@@ -191,12 +191,16 @@ def _game_effect_lines(p: dict, baseline: dict) -> tuple[list[str], str, float]:
             out.append(f"- `{name}`: not measured")
             continue
         unit = e.get("unit", "P(first player wins)")
-        out.append(f"- `{name}`: {unit} = {e['first_player_wins']:.4f} ({e['delta']:+.4f}); "
-                   f"{_n(e['decisions_changed'])} of {_n(e['decisions_total'])} decision states "
-                   "change their best action")
+        text = f"- `{name}`: {unit} = {e['first_player_wins']:.4f} ({e['delta']:+.2e})"
+        if e.get("decisions_changed") is None:
+            text += "; decisions not compared (the states differ)"
+        else:
+            text += (f"; at {_n(e['decisions_changed'])} of {_n(e['decisions_total'])} score "
+                     "pairs the default's play loses more than 1e-9 P(win) under this reading")
+        out.append(text)
         if abs(e["delta"]) >= size:
             size = abs(e["delta"])
-            worst = f"{e['delta']:+.4f} {unit} (`{name}`)"
+            worst = f"{e['delta']:+.2e} {unit} (`{name}`)"
     return out, worst, size
 
 
