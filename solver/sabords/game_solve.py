@@ -135,18 +135,17 @@ class GameSolver:
         self.plays[play] = dist
         return values
 
-    def _linear(self, pay_rows: np.ndarray, rows: np.ndarray, _tol: float):
+    def _linear(self, pay_rows: np.ndarray, rows: np.ndarray):
         """The states' values when every turn follows its recorded outcome distribution."""
         dist = self.dist[rows]
         return (pay_rows * dist).sum(axis=1), dist[:, self.deck.swap]
 
-    def evaluate_pairs(self, name: str, table: np.ndarray, pay: Payoff, lanes, tol: float,
-                       before_sweep: Callable[[], float] | None = None, inner: float = 0.0,
-                       warm_up=None) -> int:
-        """Gauss-Seidel sweeps over the both-below-target pairs, in decreasing total score,
-        until no value moves by ``tol`` (``lanes(pay_rows, rows, tol) -> (values, swap
-        probabilities)`` gives a level's values; ``before_sweep`` refreshes a table this phase
-        reads and returns its largest change). Returns the sweeps made."""
+    def evaluate_pairs(self, table: np.ndarray, pay: Payoff, tol: float,
+                       before_sweep: Callable[[], float] | None = None) -> int:
+        """With every turn following its recorded outcome distribution (``self.dist``):
+        Gauss-Seidel sweeps over the both-below-target pairs, in decreasing total score, until
+        no value moves by ``tol`` (``before_sweep`` refreshes a table this phase reads and
+        returns its largest change). Returns the sweeps made."""
         span = self.top - self.low
         a_all, b_all = np.divmod(np.arange(span * span), span)
         partner = b_all * span + a_all
@@ -156,20 +155,16 @@ class GameSolver:
             moved = before_sweep() if before_sweep is not None else 0.0
             for rows in self.levels:
                 a, b = a_all[rows], b_all[rows]
-                if warm_up is not None and sweeps == 1:
-                    warm_up(rows)
                 x0 = 1.0 - table[b, a]
-                g, slope = lanes(pay(a + self.low, b + self.low), rows, inner)
+                g, slope = self._linear(pay(a + self.low, b + self.low), rows)
                 c = g + slope * (1.0 - x0)
                 pos = np.searchsorted(rows, partner[rows])
                 new = np.where(rows == partner[rows], c / (1.0 + slope),
                                (c - slope * c[pos]) / (1.0 - slope * slope[pos]))
                 moved = max(moved, float(np.max(np.abs(new - table[a, b]))))
                 table[a, b] = new
-            if moved <= tol and inner <= tol / 10:
+            if moved <= tol:
                 return sweeps
-            if inner:
-                inner = max(min(inner, moved / 100), tol / 10)
 
     def solve_pairs(self, name: str, table: np.ndarray, pay: Payoff, tol: float,
                     before_sweep: Callable[[], float] | None = None) -> None:
@@ -177,8 +172,7 @@ class GameSolver:
         span = self.top - self.low
         if self.fixed is not None:
             self.dist = np.broadcast_to(self.fixed, (span * span, len(self.fixed)))
-            self.stats["sweeps"][name] = self.evaluate_pairs(name, table, pay, self._linear,
-                                                             tol, before_sweep)
+            self.stats["sweeps"][name] = self.evaluate_pairs(table, pay, tol, before_sweep)
             self.plays[name] = self.fixed
             return
         store = self._storage(span * span)
@@ -206,7 +200,7 @@ class GameSolver:
             if len(residuals) > 1 and residual > 0.5 * residuals[-2]:
                 table[:] = applied.reshape(span, span)  # safeguard: a value-iteration step
                 continue
-            self.evaluate_pairs(name, table, pay, self._linear, tol / 10, before_sweep)
+            self.evaluate_pairs(table, pay, tol / 10, before_sweep)
         self.stats["sweeps"][name] = step
         self.stats["residual"][name] = residual
         self.plays[name] = self.dist.copy()
