@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from solver.dragon.ambiguity import _check_rows, _fits, measure, situations
+from solver.dragon.ambiguity import _check_rows, fits, measure, situations
 from solver.dragon.model import rule_variants
 
 VARIANT = "long-journey-stacking=single"
@@ -22,7 +22,7 @@ def rows():
 def test_situations_fit_their_description(name):
     spec = rule_variants()[name]["situation"]
     for q in situations(name, 4):
-        assert _fits(q.position, q.hunter, spec)
+        assert fits(q.position, q.hunter, spec)
         names = [c.name for c in q.hand]
         for card in spec["cards"]:
             if card != "own-double":

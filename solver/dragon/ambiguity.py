@@ -13,10 +13,15 @@ A claim "changes" carries a witness: one situation whose optimum differs, solved
 readings by CP-SAT and by the independent exhaustive search, which ``make check`` solves again.
 When the sample shows no change, up to ``WITNESS_SEARCH`` further situations are tried for a
 witness; nothing found is reported as "no change seen", never as proved.
+
+How often each point arises in a game, and how often it decides the turn, is measured by
+simulated play (``play.py``): every row carries ``in_play`` (counts over the simulated turns,
+shares and standard errors), and ``make check`` plays the first stored game again.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import sys
@@ -32,13 +37,15 @@ from solver.dragon.route import INF, RouteQuery, RouteResult
 from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay, search_route
 from solver.rules.claims import verify_stored, write_claims
-from solver.util import PROOFS_DIR
+from solver.util import PROOFS_DIR, atomic_write_text, dumps_json
 
 SITUATIONS = 40
 SEED = 5151
 SPOT_CHECK = 5  # situations per variant that ``make check`` solves again, besides the witness
 WITNESS_SEARCH = 300  # further situations tried for a witness when the sample shows no change
 CLAIMS_FILE = Path("dracheninsel") / "variants.json"
+PLAY_FILE = Path("dracheninsel") / "play.json"  # simulated games: how often each point arises
+PLAY_CHECK = 1  # simulated games that ``make check`` plays again
 OBJECTIVES = ("goal reached (share of turns)", "cards still needed (mean)",
               "cards spent (mean)")
 
@@ -53,7 +60,8 @@ def solve(q: RouteQuery) -> RouteResult:
     return cp_route(q) if _has_swap(q.hand) else search_route(q)
 
 
-def _fits(pos: Position, mover: str, spec: dict) -> bool:
+def fits(pos: Position, mover: str, spec: dict) -> bool:
+    """Do the mover and the island match the situation ``spec`` (the hand aside)?"""
     isl = pos.island
     me = pos.hunters[mover]
     where = spec.get("mover", "any")
@@ -101,7 +109,7 @@ def _situation(name: str, i: int, spec: dict, island: Island) -> RouteQuery:
     rng = random.Random(f"{SEED}:{name}:{i}")
     for _ in range(100_000):
         pos, mover = random_position(island, rng, carrying=carrying)
-        if _fits(pos, mover, spec):
+        if fits(pos, mover, spec):
             break
     else:
         raise RuntimeError(f"no situation found for variant {name}")
@@ -116,7 +124,8 @@ def with_reading(q: RouteQuery, variant: str) -> RouteQuery:
     return RouteQuery(q.position, q.hunter, q.hand, q.goal, {**q.variants, name: choice})
 
 
-def _plan_still_best(q_variant: RouteQuery, plan: list[dict], best: tuple[int, int]) -> bool:
+def plan_still_best(q_variant: RouteQuery, plan: list[dict], best: tuple[int, int]) -> bool:
+    """Is the default's optimal ``plan`` legal under the variant and as good as its optimum?"""
     try:
         (rem, spent), _ = replay(q_variant, plan)
     except ValueError:
@@ -165,7 +174,7 @@ def measure(variant: str, n: int = SITUATIONS) -> list[dict]:
         if a.value != b.value and (witness is None or (_has_swap(witness[1].hand)
                                                       and not _has_swap(q.hand))):
             witness = (i, q)
-        decisions += not _plan_still_best(qv, a.plan, b.value)
+        decisions += not plan_still_best(qv, a.plan, b.value)
     if witness is None:
         witness = _find_witness(name, variant, n)
     changed = sum(a != b for a, b in pairs)
@@ -214,13 +223,57 @@ def _summary(objective: str, values: list[list[int | None]]) -> float:
 
 
 def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
-    return write_claims(proofs_dir / CLAIMS_FILE, variant_names(rules()), measure)
+    """Measure every reading on sampled situations, and how often each point's situation
+    arises in simulated play (``play.py``; stored in ``PLAY_FILE``, summarised on each row)."""
+    from solver.dragon.play import simulate_play
+
+    sim = simulate_play()
+    atomic_write_text(proofs_dir / PLAY_FILE, dumps_json(sim))
+
+    def measured(variant: str) -> list[dict]:
+        rows = measure(variant)
+        summary = in_play(sim, variant.partition("=")[0])
+        for row in rows:
+            row["in_play"] = summary
+        return rows
+
+    return write_claims(proofs_dir / CLAIMS_FILE, variant_names(rules()), measured)
+
+
+def in_play(sim: dict, name: str) -> dict:
+    """How often the point ``name`` arises, and decides the turn, in the simulated games."""
+    from solver.dragon.play import share
+
+    rows = sim["per_game"]
+    return {"games": sim["games"], "seed": sim["seed"], "players": sim["players"],
+            "ended": sum(g["ended"] for g in rows),
+            "arises": share(rows, "arises", name), "decides": share(rows, "decides", name),
+            "value_changes": share(rows, "value_changes", name)}
+
+
+def verify_play(proofs_dir: Path = PROOFS_DIR) -> list[str]:
+    """Play the first ``PLAY_CHECK`` stored games again: their counts must be the stored ones."""
+    from solver.dragon.play import play_game
+
+    try:
+        sim = json.loads((proofs_dir / PLAY_FILE).read_text(encoding="utf-8"))
+        stored = sim["per_game"]
+    except (OSError, ValueError, KeyError) as err:
+        return [f"dracheninsel: simulated play {PLAY_FILE.name} unreadable: {err}"]
+    errors = []
+    for i in range(min(PLAY_CHECK, len(stored))):
+        got = play_game(i, sim["seed"]).to_json()
+        if got != stored[i]:
+            errors.append(f"dracheninsel: simulated game {i} now counts {got}, recorded "
+                          f"{stored[i]}")
+    return errors
 
 
 def verify_claims(proofs_dir: Path = PROOFS_DIR) -> list[str]:
     """Solve each witness again under both readings, and the first ``SPOT_CHECK`` situations of
     every variant, and compare with the stored claims."""
-    return verify_stored(proofs_dir / CLAIMS_FILE, "dracheninsel", _check_rows)
+    return (verify_stored(proofs_dir / CLAIMS_FILE, "dracheninsel", _check_rows)
+            + verify_play(proofs_dir))
 
 
 def _check_rows(stored: list[dict]) -> list[str]:

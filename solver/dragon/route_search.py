@@ -390,12 +390,22 @@ def replay(q: RouteQuery, plan: list[dict]) -> tuple[tuple[int, int], bool]:
 
     Raises ValueError naming the first step that is not a legal action.
     """
+    ts, st, spent = play_out(q, plan)
+    if st is None:
+        return (0, 0), True
+    return (ts.remaining(st), spent), st[1] == DONE
+
+
+def play_out(q: RouteQuery, plan: list[dict]) -> tuple[TurnSearch, tuple | None, int]:
+    """Play a plan move by move through the move generator: (the search, the state the turn
+    ends in, cards spent); the state is None for a hunter waiting on the treasure field, who
+    has no route. Raises ValueError naming the first step that is not a legal action."""
     ts = TurnSearch(q)
     me = q.position.hunters[q.hunter]
     if me.at == ts.T:
         if plan:
             raise ValueError("a hunter waiting on the treasure field has no route to play")
-        return (0, 0), True
+        return ts, None, 0
     st, spent = ts.initial(), 0
     for i, entry in enumerate(plan):
         want = _norm(entry)
@@ -407,4 +417,4 @@ def replay(q: RouteQuery, plan: list[dict]) -> tuple[tuple[int, int], bool]:
             raise ValueError(f"step {i + 1} is not legal here: {entry}")
     if st[1] == SECOND:
         raise ValueError("the plan leaves the mover on the treasure field as second hunter")
-    return (ts.remaining(st), spent), st[1] == DONE
+    return ts, st, spent
