@@ -13,6 +13,9 @@ Contract:
   other. Arrays are read memory-mapped and read-only.
 * **Written whole.** A temporary file in the same folder, then a rename: a reader never sees
   half an entry.
+* **Built once.** Within a process, building an entry holds a lock of its own: threads that
+  need the same missing entry at once (the web server's requests) wait for the first one's
+  build and then read it, instead of building it again.
 * **Never trusted blindly.** An entry whose header, size or checksum is wrong (cut short,
   overwritten, not ours) is reported once on stderr, deleted and rebuilt.
 * **Unusable folder.** If the folder cannot be created or written (``TREASURE_CACHE`` names a
@@ -33,6 +36,7 @@ import mmap
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +53,8 @@ LIMIT_VARIABLE = "TREASURE_CACHE_LIMIT"
 _UNITS = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
 
 _said: set[str] = set()
+_building: dict[Path, threading.Lock] = {}  # one lock per entry path (see "Built once")
+_building_guard = threading.Lock()
 
 
 class DamagedEntry(ValueError):
@@ -166,19 +172,27 @@ def load_or_build(kind: str, key: object, build: Callable[[], dict[str, np.ndarr
     ``use_cache=False`` neither reads nor writes the cache; ``rebuild=True`` ignores a cached
     entry but writes the new one. ``label`` is a readable prefix for the file name."""
     path = entry_path(kind, key, label) if use_cache else None
-    if path is not None and not rebuild and path.exists():
-        try:
-            arrays = decode(path)
-            os.utime(path)
-            return arrays
-        except DamagedEntry as err:
-            warn_once(f"cache entry {path} is damaged ({err}); rebuilding it")
-        except OSError as err:
-            warn_once(f"cannot read cache entry {path} ({err.strerror}); rebuilding it")
-    arrays = build()
-    if path is not None:
+    if path is None:
+        return build()
+    with _entry_lock(path):
+        if not rebuild and path.exists():
+            try:
+                arrays = decode(path)
+                os.utime(path)
+                return arrays
+            except DamagedEntry as err:
+                warn_once(f"cache entry {path} is damaged ({err}); rebuilding it")
+            except OSError as err:
+                warn_once(f"cannot read cache entry {path} ({err.strerror}); rebuilding it")
+        arrays = build()
         store(path, kind, label, arrays)
-    return arrays
+        return arrays
+
+
+def _entry_lock(path: Path) -> threading.Lock:
+    """The lock that one entry's readers and builder hold in this process."""
+    with _building_guard:
+        return _building.setdefault(path, threading.Lock())
 
 
 def store(path: Path, kind: str, label: str, arrays: dict[str, np.ndarray]) -> None:

@@ -35,6 +35,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -280,12 +281,24 @@ def _key(spec: GameSpec) -> dict:
     return {"version": CACHE_VERSION, **spec.key()}
 
 
+def _label(spec: GameSpec) -> str:
+    return f"game-{spec.target}"
+
+
+def cache_path(spec: GameSpec) -> Path | None:
+    """Where the cache keeps the table for ``spec`` (``None`` when the cache folder cannot be
+    used): whether it exists says whether :func:`load_game` answers at once or solves."""
+    from solver.cache import entry_path
+
+    return entry_path("sabords-game", _key(spec), _label(spec))
+
+
 def store_game(table: GameTable) -> None:
     """Put a table solved elsewhere (``make solve``) into the cache."""
     from solver.cache import load_or_build
 
     load_or_build("sabords-game", _key(table.spec), lambda: _arrays(table), rebuild=True,
-                  label=f"game-{table.spec.target}")
+                  label=_label(table.spec))
 
 
 def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False,
@@ -305,7 +318,7 @@ def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False,
         return _arrays(solve_game(spec, progress=progress, start=start))
 
     arrays = load_or_build("sabords-game", _key(spec), build, use_cache=use_cache,
-                           label=f"game-{spec.target}")
+                           label=_label(spec))
     shape = (spec.top - spec.bottom,) * 2
     if arrays["normal"].shape != shape or arrays["sudden"].shape != shape:
         raise ValueError("the cached game table has the wrong shape")
