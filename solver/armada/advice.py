@@ -62,13 +62,20 @@ def _header(game: Game, state: str, objective: str) -> dict:
             "variants": list(game.rules.variants)}
 
 
-def hold(game: Game, state: str, rolls_left: int, dice: str, objective: str,
-         use_cache: bool = True) -> dict:
-    """The best keep for ``dice`` with ``rolls_left`` rolls to come, and every alternative."""
+def hold_position(game: Game, state: str, rolls_left: int,
+                  dice: str) -> tuple[tuple[int, ...], int, np.ndarray]:
+    """A hold query's board state, skulls and dice, checked (one-line errors) before any
+    table is loaded."""
     levels, skulls = _live_state(game, state)
     if not 0 <= rolls_left < game.rules.rolls:
         raise InputError(f"rolls left must be 0 to {game.rules.rolls - 1}, got {rolls_left}")
-    counts = game.parse_dice(dice)
+    return levels, skulls, game.parse_dice(dice)
+
+
+def hold(game: Game, state: str, rolls_left: int, dice: str, objective: str,
+         use_cache: bool = True) -> dict:
+    """The best keep for ``dice`` with ``rolls_left`` rolls to come, and every alternative."""
+    levels, skulls, counts = hold_position(game, state, rolls_left, dice)
     a = analyse(game, levels, skulls, objective, state_table(game, objective, use_cache))
     sp = game.space
     row = int(np.flatnonzero(sp.index(counts) == sp.full)[0])

@@ -154,30 +154,25 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
       treasure sabords hold XXXXCCDM
       treasure sabords hold --card captain --me 5400 --opponent 5900 CCDMPSXX
     """
-    from solver.sabords.advice import advise
+    from solver.sabords.game_cli import game_table, hold_for_game_text
     from solver.sabords.objective import parse_objective
+    from solver.sabords.queries import hold_answer
 
-    if me is not None or opponent is not None or sudden_death or target is not None:
-        from solver.sabords.game_cli import hold_for_game
-
-        source = click.get_current_context().get_parameter_source("objective")
-        if source is not None and source.name != "DEFAULT":
-            raise InputError("--objective is a turn objective; with --me and --opponent the "
-                             "objective is winning the game")
-        hold_for_game(card, me, opponent, sudden_death, target, variants, dice,
-                      sorceress_used=sorceress_used, rerolled=rerolled, show_all=show_all,
-                      use_cache=not no_cache, as_json=as_json)
-        return
-    rules = _rules(variants)
-    goal = parse_objective(objective)
+    source = click.get_current_context().get_parameter_source("objective")
+    given = source is not None and source.name != "DEFAULT"
     with StatusLine() as status:
-        status(f"solving the {rules.card(card).name} turn, objective {goal.name}")
-        advice = advise(card, goal, rules, dice,
-                        sorceress_used=sorceress_used, rerolled=rerolled,
-                        use_cache=not no_cache)
+        advice = hold_answer(card, dice, game_table(use_cache=not no_cache),
+                             objective=objective if given else None,
+                             sorceress_used=sorceress_used, rerolled=rerolled, me=me,
+                             opponent=opponent, sudden_death=sudden_death, target=target,
+                             variants=variants, use_cache=not no_cache, progress=status)
     if as_json:
         click.echo(dumps_json(advice), nl=False)
         return
+    if "me" in advice:
+        hold_for_game_text(advice, show_all)
+        return
+    goal = parse_objective(advice["objective"])
     if advice.get("island"):
         from solver.sabords.advice import island_text
 

@@ -23,24 +23,12 @@ def game_position_options(func):
                         help="My score, before this turn.")(func)
 
 
-def _spec(target, variants):
-    from solver.sabords.game import GameSpec
-    from solver.sabords.rules import load_rules
-
-    return GameSpec(load_rules(variants), target)
-
-
-def _table(spec, use_cache: bool):
+def game_table(use_cache: bool = True):
+    """The command line's source of game tables: from the cache, else solved on the spot
+    (minutes, once; progress on stderr)."""
     from solver.sabords.game import load_game
 
-    return load_game(spec, use_cache=use_cache, progress=True)
-
-
-def _both(me, opponent) -> None:
-    from solver.util import InputError
-
-    if me is None or opponent is None:
-        raise InputError("a position needs both --me and --opponent (scores in points)")
+    return lambda spec: load_game(spec, use_cache=use_cache, progress=True)
 
 
 @click.command()
@@ -68,14 +56,16 @@ def game(me, opponent, sudden_death, target, card, variants, no_cache, as_json) 
       treasure sabords game --me 5400 --opponent 5900
       treasure sabords game --me 4700 --opponent 6200 --card captain --json
     """
-    from solver.sabords.game_advice import phase_of, position
+    from solver.sabords.queries import game_answer
 
-    spec = _spec(target, variants)
-    if me is None and opponent is None and not sudden_death and card is None:
-        head = _table(spec, not no_cache).headline()
-        if as_json:
-            click.echo(dumps_json(head), nl=False)
-            return
+    result = game_answer(game_table(not no_cache), me=me, opponent=opponent,
+                         sudden_death=sudden_death, target=target, card=card,
+                         variants=variants)
+    if as_json:
+        click.echo(dumps_json(result), nl=False)
+        return
+    if "first_player_wins" in result:
+        head = result
         click.echo(f"target {head['target']}"
                    + (f", variants {', '.join(head['variants'])}" if head["variants"] else ""))
         rows = [("first player wins, optimal play", head["first_player_wins"]),
@@ -85,35 +75,18 @@ def game(me, opponent, sudden_death, target, card, variants, no_cache, as_json) 
         for label, value in rows:
             click.echo(f"  {label.ljust(42)} {value:.6f}")
         return
-    _both(me, opponent)
-    phase = phase_of(spec, me, opponent, sudden_death)
-    if card is not None:
-        spec.rules.card(card)
-    result = position(_table(spec, not no_cache), me, opponent, phase, card)
-    if as_json:
-        click.echo(dumps_json(result), nl=False)
-        return
+    me, opponent, phase = result["me"], result["opponent"], result["phase"]
     when = f"with {card} drawn" if card else "before the card"
-    click.echo(f"me {me}, opponent {opponent} ({phase}, target {spec.target}), {when}: "
+    click.echo(f"me {me}, opponent {opponent} ({phase}, target {result['target']}), {when}: "
                f"P(win) {result['win']:.6f}")
 
 
-def hold_for_game(card, me, opponent, sudden_death, target, variants, dice, *, sorceress_used,
-                  rerolled, show_all, use_cache, as_json) -> None:
-    """``hold`` with the scoreboard: each option's P(win), best first."""
-    from solver.sabords.game_advice import game_hold, phase_of
+def hold_for_game_text(advice: dict, show_all: bool) -> None:
+    """``hold`` with the scoreboard, for people: each option's P(win), best first."""
     from solver.util import distinguishing_digits
 
-    _both(me, opponent)
-    spec = _spec(target, variants)
-    phase = phase_of(spec, me, opponent, sudden_death)
-    spec.rules.card(card)
-    advice = game_hold(_table(spec, use_cache), card, me, opponent, phase, dice,
-                       sorceress_used=sorceress_used, rerolled=rerolled)
-    if as_json:
-        click.echo(dumps_json(advice), nl=False)
-        return
-    if "options" not in advice:  # the Island of Skulls: nothing to choose
+    me, opponent, phase = advice["me"], advice["opponent"], advice["phase"]
+    if advice.get("island"):  # the Island of Skulls: nothing to choose
         from solver.sabords.advice import island_text
 
         click.echo(island_text(advice))
