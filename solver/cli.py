@@ -21,6 +21,7 @@ SUBCOMMANDS = {
     "dragon": ("solver.dragon.cli:dragon", "Die Dracheninsel: board, layout, route, patrol."),
     "cache": ("solver.cache_cli:cache", "The disk cache of solved tables: show, clear."),
     "check": ("solver.rules.cli:check", "The rules verifier: editions, invariants, certificates."),
+    "serve": ("solver.web.serve:serve", "The table companion: web pages and a JSON API."),
 }
 
 

@@ -1,0 +1,102 @@
+"""The table companion's web application: the JSON API under ``/api`` and the pages.
+
+Every answer to a query is the document the command line prints with ``--json`` for the same
+query, built by the same function (:mod:`solver.sabords.queries`,
+:func:`solver.armada.advice.hold`) and serialised the same way (:func:`solver.util.dumps_json`),
+so the body is byte for byte what the CLI prints. Endpoints are plain functions, which the
+server runs on its thread pool: a turn that takes a second to solve holds one thread, not the
+server. Tables that take longer are built in the background (:mod:`solver.web.tables`).
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import Response
+from fastapi.staticfiles import StaticFiles
+
+from solver.util import PROOFS_DIR, InputError, dumps_json
+from solver.web import errors
+from solver.web.builds import Builds
+from solver.web.models import ArmadaHold, SabordsGame, SabordsHold
+from solver.web.options import options
+from solver.web.tables import GameTables, armada_ready
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def _version() -> str:
+    try:
+        return version("treasure-solver")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _json(doc: dict) -> Response:
+    """A document exactly as the command line's ``--json`` prints it."""
+    return Response(dumps_json(doc), media_type="application/json")
+
+
+def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
+    """The application, with its own queue of background builds. ``proofs_dir``: where to
+    look for a shipped whole-game table (``proofs/``)."""
+    app = FastAPI(title="treasure-solver table companion", version=_version(),
+                  docs_url=None, redoc_url=None)  # their pages load scripts from the web
+    errors.install(app)
+    builds = Builds()
+    game_tables = GameTables(builds, proofs_dir)
+    app.state.builds, app.state.game_tables = builds, game_tables
+
+    @app.get("/api/health")
+    def health() -> dict:
+        return {"status": "ok", "version": _version()}
+
+    @app.get("/api/options")
+    def get_options() -> dict:
+        return options()
+
+    @app.get("/api/status")
+    def status() -> dict:
+        return {"builds": builds.status()}
+
+    @app.post("/api/sabords/hold")
+    def sabords_hold(query: SabordsHold) -> Response:
+        from solver.sabords.queries import hold_answer
+
+        scoreboard = query.me is not None or query.opponent is not None or query.sudden_death
+        objective = query.objective
+        if scoreboard and objective == "points":
+            objective = None  # the page's default; with scores the objective is winning
+        return _json(hold_answer(
+            query.card, query.dice, game_tables, objective=objective,
+            sorceress_used=query.sorceress_used, rerolled=query.rerolled, me=query.me,
+            opponent=query.opponent, sudden_death=query.sudden_death,
+            target=query.target if scoreboard else None, variants=query.variants))
+
+    @app.post("/api/sabords/game")
+    def sabords_game(query: SabordsGame) -> Response:
+        from solver.sabords.queries import game_answer
+
+        return _json(game_answer(game_tables, me=query.me, opponent=query.opponent,
+                                 sudden_death=query.sudden_death, target=query.target,
+                                 card=query.card, variants=query.variants))
+
+    @app.post("/api/armada/hold")
+    def armada_hold(query: ArmadaHold) -> Response:
+        from solver.armada.advice import OBJECTIVE_HELP, hold, hold_position
+        from solver.armada.game import Game
+
+        objective = query.objective.lower()
+        if objective not in OBJECTIVE_HELP:
+            raise InputError(f"unknown objective {query.objective!r}; known: "
+                             f"{', '.join(OBJECTIVE_HELP)}")
+        game = Game.load(None, tuple(query.variants))
+        hold_position(game, query.board_state, query.rolls_left, query.dice)
+        armada_ready(builds, game, objective)
+        return _json(hold(game, query.board_state, query.rolls_left, query.dice, objective))
+
+    if STATIC_DIR.is_dir():
+        app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="pages")
+    return app

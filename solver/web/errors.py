@@ -1,0 +1,86 @@
+"""How the API says no: bad input is HTTP 422 with ``{"detail": "<one line>"}``, never a
+list of problems and never a 500.
+
+The one line names the field and the problem for a malformed request (FastAPI's validation,
+whose default answer is a list, is replaced), or is the domain's own message, the one the
+command line prints after ``error:``. A table being built is 202 (see
+:mod:`solver.web.builds`); a failed build is 503.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from solver.web.builds import RETRY_AFTER, BuildFailed, Building
+
+
+def one_line(text: object) -> str:
+    """Any message as a single line (whitespace runs, newlines included, become one space)."""
+    return " ".join(str(text).split())
+
+
+def _where(loc: Sequence[object]) -> str:
+    """A field's place in the body, e.g. ``variants[1]``; empty for the body itself."""
+    parts = list(loc[1:] if loc and loc[0] == "body" else loc)
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text.lstrip(".")
+
+
+def validation_line(errors: Sequence[dict]) -> str:
+    """FastAPI's list of validation errors as one line: the first, and how many more."""
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    kind, where = first.get("type", ""), _where(first.get("loc", ()))
+    if kind == "json_invalid":
+        line = "the body is not valid JSON"
+    elif kind == "missing" and not where:
+        line = "the body is missing: send a JSON object"
+    elif not where:
+        line = "the body must be a JSON object"
+    elif kind == "missing":
+        line = f"{where}: required field missing"
+    elif kind == "extra_forbidden":
+        line = f"{where}: unknown field"
+    else:
+        message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        line = f"{where or 'body'}: {message}"
+    more = len(errors) - 1
+    return one_line(line + (f" (and {more} more problem{'s' * (more != 1)})" if more else ""))
+
+
+def _unprocessable(detail: str) -> JSONResponse:
+    return JSONResponse({"detail": one_line(detail)}, status_code=422)
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on ``app``."""
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        return _unprocessable(validation_line(err.errors()))
+
+    @app.exception_handler(ValueError)  # solver.util.InputError, and the domain's checks
+    async def _bad_value(request: Request, err: ValueError) -> JSONResponse:
+        return _unprocessable(str(err) or "invalid value")
+
+    @app.exception_handler(click.ClickException)  # click.BadParameter and its kin
+    async def _bad_parameter(request: Request, err: click.ClickException) -> JSONResponse:
+        return _unprocessable(err.format_message())
+
+    @app.exception_handler(Building)
+    async def _building(request: Request, err: Building) -> JSONResponse:
+        return JSONResponse({"status": "building", "detail": one_line(err.detail),
+                             "retry_after": RETRY_AFTER}, status_code=202,
+                            headers={"Retry-After": str(RETRY_AFTER)})
+
+    @app.exception_handler(BuildFailed)
+    async def _failed(request: Request, err: BuildFailed) -> JSONResponse:
+        return JSONResponse({"detail": one_line(err)}, status_code=503)

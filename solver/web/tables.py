@@ -1,0 +1,109 @@
+"""Where the web server gets the tables that take long to solve, without waiting for them.
+
+**Mille Sabords whole game** (about five minutes cold at target 6000): from the cache when it
+is there (exactly what the command line reads); else, when the game is the one whose table
+ships in ``proofs/sabords/game-<target>.json`` (same rules file, variants, target and lowest
+score), from that file, read once (a quarter of a second); else built in the background
+(:class:`~solver.web.builds.Builds`) while requests are answered "building".
+
+The shipped table does not seed the disk cache: it holds the game's values but not the
+solve's statistics (the headline's points-play and optimal-against-points figures, which take
+a solve of their own), so a cache entry made from it would break ``treasure sabords game``
+without a position. Position and hold queries need only the values, which are the solve's
+own floats (written with full precision), so answering them from the file is exact.
+
+**Gold Armada whole-game tables** (about twenty seconds cold): built in the background the
+same way; once cached, the query reads them as the command line does.
+
+When the cache folder cannot be used nothing can be built ahead, and tables are solved during
+the request, as the command line would.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from solver.sabords.game import GameSpec, GameTable
+from solver.util import PROOFS_DIR
+from solver.web.builds import Builds
+
+GAME_SECONDS_AT_6000 = 300.0  # the whole game's cold solve at target 6000 on 2 cores
+GAME_SPAN_AT_6000 = 80  # scores kept per player at target 6000 (from -2000, in hundreds)
+ARMADA_SECONDS = 20.0  # one Gold Armada whole-game table, cold, compilation included
+
+
+def game_seconds(spec: GameSpec) -> float:
+    """A rough time to solve the whole game: it grows with the number of score pairs."""
+    span = spec.top - spec.bottom
+    return GAME_SECONDS_AT_6000 * (span / GAME_SPAN_AT_6000) ** 2
+
+
+class GameTables:
+    """The web server's source of Mille Sabords game tables (a
+    :data:`solver.sabords.queries.TableSource`): never solves during a request."""
+
+    def __init__(self, builds: Builds, proofs_dir: Path = PROOFS_DIR) -> None:
+        self.builds = builds
+        self.proofs_dir = proofs_dir
+        self._shipped: dict[str, GameTable | None] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, spec: GameSpec) -> GameTable:
+        from solver.sabords.game import cache_path, load_game
+
+        path = cache_path(spec)
+        if path is not None and not path.exists():
+            shipped = self.shipped(spec)
+            if shipped is not None:
+                return shipped
+            variants = ", ".join(spec.rules.variants) or "no variants"
+            self.builds.build_in_background(
+                str(path), f"solving the whole Mille Sabords game (target {spec.target}, "
+                           f"{variants})", game_seconds(spec), lambda: load_game(spec))
+        return load_game(spec)
+
+    def shipped(self, spec: GameSpec) -> GameTable | None:
+        """The table shipped in ``proofs/sabords/game-<target>.json`` if it was solved for
+        exactly ``spec`` (rules file, variants, target, lowest score), else None."""
+        path = self.proofs_dir / "sabords" / f"game-{spec.target}.json"
+        if not path.is_file():
+            return None
+        memo = f"{path}:{json.dumps(spec.key(), sort_keys=True)}"
+        with self._lock:
+            if memo not in self._shipped:
+                self._shipped[memo] = _read_shipped(path, spec)
+            return self._shipped[memo]
+
+
+def _read_shipped(path: Path, spec: GameSpec) -> GameTable | None:
+    from solver.sabords.game_report import read_proof
+
+    try:
+        table = read_proof(path)
+    except (ValueError, KeyError, OSError):  # another rules file, or not a table at all
+        return None
+    if table.spec.key() != spec.key():
+        return None
+    shape = (spec.top - spec.bottom,) * 2
+    if table.normal.shape != shape or table.sudden.shape != shape:
+        return None
+    return table
+
+
+def armada_ready(builds: Builds, game, objective: str) -> None:
+    """Make sure the Gold Armada table ``objective`` needs is cached, or raise ``Building``
+    (``turn`` needs no table)."""
+    from solver.armada.tables import cache_path, load_table
+
+    if objective == "turn":
+        return
+    path = cache_path(game, objective)
+    if path is None or path.exists():
+        return
+    variants = ", ".join(game.rules.variants) or "no variants"
+    builds.build_in_background(
+        str(path), f"solving the Gold Armada {objective} table for every board state "
+                   f"({variants})", ARMADA_SECONDS,
+        lambda: load_table(game, objective, show_progress=False))

@@ -1,0 +1,507 @@
+"""The table companion's JSON API (``solver.web``) through FastAPI's test client: every
+endpoint; each answer byte for byte what the CLI's ``--json`` prints for the same query; every
+class of bad input a one-line 422, never a 500; a cold whole game answered 202 and built once
+in the background; two concurrent requests for a cold turn table building it once; the
+shipped whole-game table used instead of a solve. Whole games are small (target 400 or 500,
+lowest score -300: a few seconds), in a cache folder of this module's own."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import warnings
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+from solver.util import dumps_json
+
+with warnings.catch_warnings():  # Starlette now prefers httpx2 to httpx; both work
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from solver.web.app import create_app  # noqa: E402
+
+LOW = -300
+
+
+@pytest.fixture(scope="module", autouse=True)
+def small_games(tmp_path_factory):
+    """A cache folder for this module (cold tables stay cold until a test builds them) and
+    small whole games."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TREASURE_CACHE", str(tmp_path_factory.mktemp("web-cache")))
+    mp.setattr("solver.sabords.game.DEFAULT_LOW", LOW)
+    yield
+    mp.undo()
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    app = create_app(proofs_dir=tmp_path_factory.mktemp("no-proofs"))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def cli_json(*args: str) -> str:
+    """What ``treasure ARGS`` prints (in-process), which must succeed."""
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def wait_until_ready(client, url: str, body: dict, seconds: float = 120):
+    """Ask again while the answer is 202 (as the page does), at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        response = client.post(url, json=body)
+        if response.status_code != 202 or time.monotonic() > deadline:
+            return response
+        time.sleep(0.2)
+
+
+# -- the endpoints -----------------------------------------------------------------------------
+
+def test_health(client):
+    response = client.get("/api/health")
+    assert response.status_code == 200
+    assert response.json()["status"] == "ok" and response.json()["version"]
+
+
+def test_options_are_read_from_the_rules(client):
+    from solver.armada.game import Game
+    from solver.sabords.rules import load_rules, variant_names
+
+    doc = client.get("/api/options").json()
+    rules = load_rules(())
+    sabords = doc["sabords"]
+    assert [c["name"] for c in sabords["cards"]] == list(rules.cards)
+    assert {"name": "captain", "label": "Captain"}.items() <= sabords["cards"][2].items()
+    assert [(f["letter"], f["name"]) for f in sabords["faces"]] == list(
+        zip(rules.letters, rules.faces, strict=True))
+    assert [v["name"] for v in sabords["variants"]] == list(variant_names())
+    assert all(v["summary"] for v in sabords["variants"])
+    assert sabords["targets"] == [5000, 6000, 8000] and sabords["dice"] == 8
+    armada = doc["armada"]
+    board = Game.load(None, ()).board
+    assert [p["name"] for p in armada["piers"]] == [p.name for p in board.piers]
+    assert [p["index"] for p in armada["piers"]] == list(range(len(board.piers)))
+    assert armada["board_warning"] == board.note and "econstruct" in board.note
+    assert [f["letter"] for f in armada["faces"]] == list(board.letters)
+    assert armada["variants"] and armada["dice"] == 5
+
+
+def test_the_pages_are_served(client):
+    from solver.web.app import STATIC_DIR
+
+    response = client.get("/")
+    assert response.status_code == 200 and "text/html" in response.headers["content-type"]
+    for page in STATIC_DIR.glob("*.html"):
+        assert client.get(f"/{page.name}").status_code == 200, page.name
+
+
+HOLDS = [
+    ({"dice": "CCDMPSXX"}, ["CCDMPSXX"]),
+    ({"card": "captain", "dice": "CCDMPSXX", "all": True, "target": 6000,
+      "objective": "points"}, ["--card", "captain", "--all", "CCDMPSXX"]),
+    ({"card": "Kapitän", "dice": "coin,coin,skull,skull,monkey,parrot,sabre,diamond"},
+     ["--card", "Kapitän", "coin,coin,skull,skull,monkey,parrot,sabre,diamond"]),
+    ({"card": "sorceress", "dice": "CCDMPSXX", "sorceress_used": True},
+     ["--card", "sorceress", "--sorceress-used", "CCDMPSXX"]),
+    ({"dice": "CCCDDMPX", "objective": "reach:1000"},
+     ["--objective", "reach:1000", "CCCDDMPX"]),
+    ({"dice": "XXXXCCDM"}, ["XXXXCCDM"]),
+    ({"dice": "XXXXCCDM", "variants": ["island-choose-dice"]},
+     ["--variant", "island-choose-dice", "XXXXCCDM"]),
+    ({"dice": "CCCDMPXX", "me": 0, "opponent": 600, "target": 500},
+     ["--target", "500", "--me", "0", "--opponent", "600", "CCCDMPXX"]),
+    ({"card": "captain", "dice": "CCDMPSXX", "me": 200, "opponent": 300, "target": 500,
+      "objective": "points"},
+     ["--card", "captain", "--target", "500", "--me", "200", "--opponent", "300",
+      "CCDMPSXX"]),
+    ({"dice": "CCCDMPXX", "me": 100, "opponent": 400, "sudden_death": True, "target": 500},
+     ["--target", "500", "--me", "100", "--opponent", "400", "--sudden-death", "CCCDMPXX"]),
+    ({"dice": "XXXXCCDM", "me": 0, "opponent": 0, "target": 500},
+     ["--target", "500", "--me", "0", "--opponent", "0", "XXXXCCDM"]),
+]
+
+
+@pytest.mark.parametrize("body,args", HOLDS)
+def test_sabords_hold_is_the_cli_json(client, body, args):
+    printed = cli_json("sabords", "hold", "--json", *args)  # solves what is cold, inline
+    response = client.post("/api/sabords/hold", json=body)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.text == printed
+
+
+GAMES = [
+    ({"me": 0, "opponent": 300, "target": 500}, ["--me", "0", "--opponent", "300"]),
+    ({"me": 200, "opponent": 600, "target": 500, "card": "captain"},
+     ["--me", "200", "--opponent", "600", "--card", "captain"]),
+    ({"me": 200, "opponent": 400, "target": 500, "sudden_death": True},
+     ["--me", "200", "--opponent", "400", "--sudden-death"]),
+    ({"me": -300, "opponent": 400, "target": 500, "variants": ["score-floor-zero"]},
+     ["--me", "-300", "--opponent", "400", "--variant", "score-floor-zero"]),
+]
+
+
+@pytest.mark.parametrize("body,args", GAMES)
+def test_sabords_game_is_the_cli_json(client, body, args):
+    printed = cli_json("sabords", "game", "--target", "500", "--json", *args)
+    response = client.post("/api/sabords/game", json=body)
+    assert response.status_code == 200, response.text
+    assert response.text == printed
+
+
+ARMADA = [
+    ({"dice": "BBOPA", "rolls_left": 2, "objective": "turn"},
+     ["--rolls-left", "2", "--objective", "turn", "BBOPA"]),
+    ({"dice": "BBBAA", "rolls_left": 0, "objective": "TURN", "board_state": "1000000000/0"},
+     ["--rolls-left", "0", "--objective", "TURN", "--board-state", "1000000000/0", "BBBAA"]),
+    ({"dice": "CCMMA", "rolls_left": 1, "objective": "turn", "variants": ["may-take-skull"],
+      "all": False}, ["--rolls-left", "1", "--objective", "turn", "--variant",
+                      "may-take-skull", "CCMMA"]),
+]
+
+
+@pytest.mark.parametrize("body,args", ARMADA)
+def test_armada_hold_is_the_cli_json(client, body, args):
+    printed = cli_json("armada", "hold", "--json", *args)
+    response = client.post("/api/armada/hold", json=body)
+    assert response.status_code == 200, response.text
+    assert response.text == printed
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+HOLD, GAME, ARMADA_HOLD = "/api/sabords/hold", "/api/sabords/game", "/api/armada/hold"
+SCORES = {"me": 0, "opponent": 300, "target": 500}
+
+BAD = [
+    (HOLD, {"dice": "CCDMPSXQ"}, "unknown die face"),
+    (HOLD, {"dice": ""}, "no dice"),
+    (HOLD, {"dice": "CCDMPSX"}, "expected 8 dice"),
+    (HOLD, {"dice": "CCDMPSXXC"}, "expected 8 dice"),
+    (HOLD, {"dice": "CCDMPSXX", "card": "joker"}, "unknown card"),
+    (HOLD, {"dice": "CCDMPSXX", "variants": ["house-rules"]}, "unknown variant"),
+    (HOLD, {"dice": "CCDMPXXX"}, "bust"),
+    (HOLD, {"dice": "CCDMPSXX", "sorceress_used": True}, "only the Sorceress"),
+    (HOLD, {"dice": "CCDMPSXX", "objective": "glory"}, "objective"),
+    (HOLD, {"dice": "CCDMPSXX", "objective": "margin", **SCORES}, "turn objective"),
+    (HOLD, {"dice": "CCDMPSXX", "me": 150, "opponent": 0}, "multiple of 100"),
+    (HOLD, {"dice": "CCDMPSXX", "me": 0}, "both --me and --opponent"),
+    (HOLD, {"dice": "CCDMPSXX", "me": 0, "opponent": 10**12}, "not a score"),
+    (HOLD, {"dice": "CCDMPSXX", "me": 600, "opponent": 0, "target": 500}, "at or above"),
+    (HOLD, {"dice": "CCDMPSXX", "target": 250}, "bad target"),
+    (HOLD, {"dice": "CCDMPSXX", "target": 10**9}, "bad target"),
+    (HOLD, {"dice": "C" * 5000}, "dice"),
+    (GAME, {"me": 0, "opponent": 700, "target": 500, "sudden_death": True}, "sudden death"),
+    (GAME, {"me": 500, "opponent": 700, "target": 500}, "at or above the target"),
+    (GAME, {"me": 0, "opponent": 0, "target": -500}, "bad target"),
+    (GAME, {"me": 0, "opponent": 0, "target": 500, "card": "joker"}, "unknown card"),
+    (GAME, {"me": 0, "opponent": 0, "target": 500, "variants": ["x"]}, "unknown variant"),
+    (GAME, {"me": 0, "target": 500}, "opponent: required field missing"),
+    (GAME, {"me": 0, "opponent": 0, "target": 500, "sudden_death": True,
+            "variants": ["endgame-new-final-round"]}, "no sudden death"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 2, "board_state": "12"}, "bad board state"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 2, "board_state": "3333333333/0"},
+     "game is over"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 3}, "rolls left must be 0 to 2"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": -1}, "rolls left"),
+    (ARMADA_HOLD, {"dice": "BBOPAB", "rolls_left": 2}, "dice"),
+    (ARMADA_HOLD, {"dice": "BBOPZ", "rolls_left": 2}, "unknown die face"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 2, "objective": "glory"}, "objective"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 2, "variants": ["x"]}, "variant"),
+    (ARMADA_HOLD, {"dice": "BBOPA"}, "rolls_left: required field missing"),
+    # wrong JSON types: strict, no quiet conversion
+    (HOLD, {"dice": "CCDMPSXX", "me": "5400", "opponent": 0}, "me:"),
+    (HOLD, {"dice": "CCDMPSXX", "me": 5400.0, "opponent": 0}, "me:"),
+    (HOLD, {"dice": "CCDMPSXX", "me": True, "opponent": 0}, "me:"),
+    (HOLD, {"dice": 12345678}, "dice:"),
+    (HOLD, {"dice": "CCDMPSXX", "sudden_death": "yes"}, "sudden_death:"),
+    (HOLD, {"dice": "CCDMPSXX", "variants": "nine-as-set"}, "variants:"),
+    (HOLD, {"dice": "CCDMPSXX", "variants": [1]}, "variants[0]:"),
+    (HOLD, {"dice": "CCDMPSXX", "sudden-death": True}, "sudden-death: unknown field"),
+    (GAME, {"me": None, "opponent": 0}, "me:"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": "2"}, "rolls_left:"),
+    (HOLD, {}, "dice: required field missing"),
+    (HOLD, [], "JSON object"),
+    (HOLD, "CCDMPSXX", "JSON object"),
+]
+
+
+def _one_line_422(response, words: str) -> None:
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and "\n" not in detail and detail.strip() == detail
+    assert words in detail, detail
+
+
+@pytest.mark.parametrize("url,body,words", BAD)
+def test_bad_input_is_a_one_line_422(client, url, body, words):
+    _one_line_422(client.post(url, json=body), words)
+
+
+@pytest.mark.parametrize("content,words", [
+    (b"{not json", "not valid JSON"),
+    (b"", "missing"),
+    (b'{"dice": "CCDMPSXX",}', "not valid JSON"),
+    ("{\"dice\": \"\udcff\"}".encode("utf-8", "surrogatepass"), "dice:"),
+])
+def test_a_body_that_is_not_json_is_a_422(client, content, words):
+    response = client.post(HOLD, content=content, headers={"content-type": "application/json"})
+    _one_line_422(response, words)
+
+
+BASES = {
+    HOLD: {"card": "none", "dice": "CCDMPSXX", "objective": "points", "variants": [],
+           "sorceress_used": False, "rerolled": False, "all": True},
+    GAME: {"me": 0, "opponent": 300, "target": 500, "card": "captain", "variants": [],
+           "sudden_death": False},
+    ARMADA_HOLD: {"dice": "BBOPA", "rolls_left": 2, "objective": "turn",
+                  "board_state": "0000000000/0", "variants": []},
+}
+ODD_VALUES = [None, True, False, 0, -1, 1.5, 10**30, -(10**30), "", "x", "💀" * 9,
+              "C" * 1000, [], ["x"], {}, {"a": 1}]
+
+
+def test_no_bad_input_makes_a_500(client, monkeypatch):
+    """Every field of every endpoint replaced by values of every JSON type, and whole bodies
+    that are not objects: only 200 (the value happens to be valid), 202 (a valid query whose
+    table is cold; no build is started here) or 422."""
+    from solver.web.builds import Building
+
+    def no_build(key, what, expected, run):
+        raise Building(what)
+
+    monkeypatch.setattr(client.app.state.builds, "build_in_background", no_build)
+    seen = {200: 0, 202: 0, 422: 0}
+    for url, base in BASES.items():
+        for field in [*base, "me", "opponent", "target", "unknown"]:
+            for value in ODD_VALUES:
+                response = client.post(url, json={**base, field: value})
+                assert response.status_code in seen, (url, field, value, response.text)
+                seen[response.status_code] += 1
+                if response.status_code == 422:
+                    assert "\n" not in response.json()["detail"]
+        for body in (None, [], [base], "x", 1, 1.5, True):
+            response = client.post(url, json=body)
+            assert response.status_code == 422, (url, body, response.text)
+    assert seen[422] > 300 and seen[200] > 10
+    assert client.get("/api/nothing-here").status_code == 404
+    assert client.get(HOLD).status_code in (404, 405)
+
+
+# -- slow tables -------------------------------------------------------------------------------
+
+def test_a_cold_whole_game_is_built_once_in_the_background(client, monkeypatch):
+    import solver.sabords.game as game_module
+
+    solves = []
+    real = game_module.solve_game
+
+    def counted(spec, *args, **kwargs):
+        if kwargs.get("fixed") is None:
+            solves.append(spec.target)
+            time.sleep(0.5)  # the requests below arrive while the build runs
+        return real(spec, *args, **kwargs)
+
+    monkeypatch.setattr(game_module, "solve_game", counted)
+    body = {"me": 100, "opponent": 200, "target": 400}
+    first = client.post(GAME, json=body)
+    assert first.status_code == 202, first.text
+    doc = first.json()
+    assert doc["status"] == "building" and doc["retry_after"] == 5
+    assert "whole Mille Sabords game (target 400" in doc["detail"] and "\n" not in doc["detail"]
+    assert first.headers["retry-after"] == "5"
+    hold = client.post(HOLD, json={"dice": "CCDMPSXX", **body})
+    assert hold.status_code == 202  # the same table: joins the same build
+    builds = client.get("/api/status").json()["builds"]
+    assert len(builds) == 1 and "target 400" in builds[0]["what"]
+    assert builds[0]["state"] in ("queued", "building")
+    answer = wait_until_ready(client, GAME, body)
+    assert answer.status_code == 200, answer.text
+    assert solves == [400]
+    assert client.get("/api/status").json()["builds"] == []
+    assert answer.text == cli_json("sabords", "game", "--target", "400", "--me", "100",
+                                   "--opponent", "200", "--json")
+    assert solves == [400]  # the CLI read the table the server built
+
+
+def test_a_failed_build_is_reported_once_then_retried(client, monkeypatch):
+    import solver.sabords.game as game_module
+
+    def broken(spec, *args, **kwargs):
+        raise RuntimeError("out of\nmemory")
+
+    monkeypatch.setattr(game_module, "solve_game", broken)
+    body = {"me": 0, "opponent": 0, "target": 300}
+    assert client.post(GAME, json=body).status_code == 202
+    answer = wait_until_ready(client, GAME, body, seconds=30)
+    assert answer.status_code == 503 and answer.json()["detail"].endswith(
+        "failed: out of memory; ask again to retry")
+    assert client.post(GAME, json=body).status_code == 202  # queued again
+    assert wait_until_ready(client, GAME, body, seconds=30).status_code == 503
+
+
+def test_a_cold_armada_table_is_built_in_the_background(client, monkeypatch):
+    import solver.armada.tables as tables
+
+    release = threading.Event()
+    started = []
+
+    def slow(game, objective, **kwargs):
+        started.append(objective)
+        release.wait(30)
+        raise RuntimeError("not built in this test")
+
+    monkeypatch.setattr(tables, "load_table", slow)
+    body = {"dice": "BBOPA", "rolls_left": 2, "objective": "duel"}
+    response = client.post(ARMADA_HOLD, json=body)
+    assert response.status_code == 202, response.text
+    assert "Gold Armada duel table" in response.json()["detail"]
+    # the position is checked before any table: bad input is still a 422 at once
+    _one_line_422(client.post(ARMADA_HOLD, json={**body, "dice": "BBOP"}), "dice")
+    release.set()
+    assert wait_until_ready(client, ARMADA_HOLD, body, seconds=30).status_code == 503
+    assert started == ["duel"]
+
+
+def test_two_requests_for_a_cold_turn_table_build_it_once(client, monkeypatch, tmp_path):
+    import solver.sabords.solve as solve_module
+
+    monkeypatch.setenv("TREASURE_CACHE", str(tmp_path))  # every turn table cold
+    solve_module.solve_turn.cache_clear()
+    builds = []
+    real = solve_module.solve
+
+    def counted(problem, *args, **kwargs):
+        builds.append(threading.current_thread().name)
+        time.sleep(0.5)  # the second request arrives while the first builds
+        return real(problem, *args, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve", counted)
+    barrier = threading.Barrier(2)
+    answers = []
+
+    def ask(dice: str) -> None:
+        barrier.wait()
+        answers.append(client.post(HOLD, json={"card": "gold", "dice": dice}))
+
+    threads = [threading.Thread(target=ask, args=(d,)) for d in ("CCDMPSXX", "CCCDMPSX")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    solve_module.solve_turn.cache_clear()
+    assert [a.status_code for a in answers] == [200, 200]
+    assert len(builds) == 1, builds
+    assert len(list(tmp_path.glob("sabords/gold-points-*.tsc"))) == 1
+
+
+def test_the_shipped_table_answers_without_a_solve(monkeypatch, tmp_path_factory):
+    """A whole game whose table ships in proofs/ (same rules, target, lowest score) is
+    answered from it at once; one solved under other rules is not used."""
+    import solver.sabords.game as game_module
+    from solver.sabords.game import GameSpec, load_game
+    from solver.sabords.game_report import _proof
+    from solver.sabords.queries import game_answer
+    from solver.sabords.rules import load_rules
+
+    table = load_game(GameSpec(load_rules(()), 500))  # built by the tests above, or now
+    proofs = tmp_path_factory.mktemp("proofs")
+    (proofs / "sabords").mkdir()
+    (proofs / "sabords" / "game-500.json").write_text(_proof(table))
+    monkeypatch.setenv("TREASURE_CACHE", str(tmp_path_factory.mktemp("empty-cache")))
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("solved instead of reading the shipped table")
+
+    monkeypatch.setattr(game_module, "solve_game", refuse)
+    body = {"me": 200, "opponent": 300, "target": 500, "card": "captain"}
+    with TestClient(create_app(proofs_dir=proofs)) as client:
+        response = client.post(GAME, json=body)
+        assert response.status_code == 200, response.text
+        expected = game_answer(lambda spec: table, me=200, opponent=300, target=500,
+                               card="captain")
+        assert response.text == dumps_json(expected)
+        hold = client.post(HOLD, json={"dice": "CCCDMPXX", "me": 0, "opponent": 600,
+                                       "target": 500})
+        assert hold.status_code == 200 and json.loads(hold.text)["phase"] == "last"
+        # another reading's table is a different game: built, not read from the file
+        other = client.post(GAME, json={**body, "variants": ["nine-as-set"]})
+        assert other.status_code == 202
+
+
+def test_the_default_game_ships_its_table():
+    """proofs/sabords/game-6000.json is the default game under the current rules file, so
+    the page's default scoreboard queries need no five-minute solve."""
+    from solver.sabords.game import GameSpec
+    from solver.sabords.rules import load_rules
+    from solver.web.builds import Builds
+    from solver.web.tables import GameTables
+
+    table = GameTables(Builds()).shipped(GameSpec(load_rules(()), 6000, -2000))
+    assert table is not None and table.normal.shape == (80, 80)
+
+
+# -- treasure serve ----------------------------------------------------------------------------
+
+def test_serve_rejects_a_bad_port_in_one_line(capsys):
+    import socket
+
+    from tests.cli_helpers import run
+
+    for argv in (["serve", "--port", "0"], ["serve", "--port", "http"],
+                 ["serve", "--host", "no.such.host.invalid"]):
+        code, out, err = run(argv, capsys)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        code, _, err = run(["serve", "--port", str(busy.getsockname()[1])], capsys)
+    assert code == 2 and "cannot listen" in err and len(err.strip().splitlines()) == 1
+
+
+def test_serve_says_who_can_reach_it():
+    from solver.web.serve import address_lines
+
+    assert address_lines("127.0.0.1", 8000) == [
+        "treasure serve: open http://127.0.0.1:8000/ in a browser (Ctrl-C stops it)"]
+    lines = address_lines("0.0.0.0", 8080)
+    assert "from a phone on the same network" in lines[1] and ":8080/" in lines[1]
+    assert "anyone who can reach this machine" in lines[2]
+
+
+def test_serve_runs_a_real_server(tmp_path):
+    """``treasure serve`` in a process of its own answers on the port it printed."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "TREASURE_CACHE": str(tmp_path)}
+    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert f"http://127.0.0.1:{port}/" in server.stdout.readline()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health",
+                                            timeout=5) as reply:
+                    assert json.load(reply)["status"] == "ok"
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(10)
