@@ -153,7 +153,10 @@ def test_unread_variant_needs_a_description(tmp_path):
     assert any("storm-scoring" in e and "variant_description" in e for e in errors)
     # and a solver-measured point may not name a variant no solver defines
     text = text.replace(line, line.replace("variant_description", "also"))
-    path.write_text(text.replace('measure = "none"\nwhy = "\'Only score', 'why = "\'Only score'))
+    old = 'measure = "none"\nnot_measured = "Every Mille Sabords reading is a named variant in ' \
+          'models/sabords/rules.toml, and this one also needs a new scoring rule'
+    assert old in text
+    path.write_text(text.replace(old, old.partition("\n")[2]))
     errors = check_editions("sabords", models)["errors"]
     assert any("storm-sets-doubled" in e and "not defined in models/" in e for e in errors)
 
@@ -328,3 +331,46 @@ def test_json_carries_what_the_summary_shows():
     assert flight["effect"]["size"] > 0 and flight["effect"]["rows"][0]["witness"]
     storm = next(p for p in entries["sabords"]["points"] if p["id"] == "storm-scoring")
     assert storm["effect"]["summary"] == "not measured" and storm["effect"]["size"] is None
+
+
+def test_unread_variant_needs_a_reason(tmp_path):
+    """A reading no solver reads must say why it is not measured (not_measured)."""
+    models, path = _models_copy(tmp_path)
+    text = path.read_text()
+    line = 'not_measured = "Every Mille Sabords reading is a named variant in models/sabords/' \
+           'rules.toml, and this one also needs a new scoring rule'
+    assert line in text
+    path.write_text(text.replace(line, line.replace("not_measured", "also")))
+    errors = check_editions("sabords", models)["errors"]
+    assert any("storm-scoring" in e and "not_measured" in e for e in errors)
+
+
+def test_points_found_in_the_third_reading():
+    points = {g: {p["id"]: p for p in check_editions(g)["points"]}
+              for g in ("sabords", "armada", "dracheninsel")}
+    # Mille Sabords: the French introduction's "first to 6000 wins" against the last round
+    last = points["sabords"]["last-round"]
+    assert last["class"] == "contradiction" and last["variant"] == "first-to-target-wins"
+    assert {s["at"] for s in last["says"]} >= {"003:22", "003:131"}
+    # Gold Armada: the German 'jemand' is a translation fault; the cover's 2-5 players
+    jemand = points["armada"]["special-any-symbol-first"]
+    assert jemand["class"] == "translation fault"
+    assert any(s.get("fault") and s["edition"] == "de" for s in jemand["says"])
+    players = points["armada"]["players"]
+    assert players["class"] == "stated by one edition" and players["says"][0]["edition"] == "cover"
+    # Die Dracheninsel: the refill, Süßer Schlummer against a delivery, the waiter's swaps
+    assert points["dracheninsel"]["hand-refill"]["class"] == "stated by one edition"
+    assert len(points["dracheninsel"]["hand-refill"]["says"]) == 5
+    slumber = points["dracheninsel"]["slumber-delivery"]
+    assert slumber["variant"] == "slumber-delivery=forbidden" and slumber["not_measured"]
+    assert points["dracheninsel"]["waiter-swaps"]["class"] == "contradiction"
+    assert points["dracheninsel"]["own-boat-occupied"]["class"] == "stated by one edition"
+    # every reading no solver reads says why, in the data and in the report
+    for game, by_id in points.items():
+        for p in by_id.values():
+            if p["measure"] == "none" and p["variant"]:
+                assert p["not_measured"], f"{game}/{p['id']}"
+    entries = {"sabords": check_editions("sabords")}
+    text = ambiguities_markdown(entries, {"sabords": []})
+    block = text.split("### sorceress-island:")[1].split("###")[0]
+    assert "Why: Every Mille Sabords reading is a named variant" in block

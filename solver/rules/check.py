@@ -79,7 +79,7 @@ def check_editions(game: str, models_dir: Path = MODELS_DIR, seeds_dir: Path = S
         row = {"id": p.id, "topic": p.topic, "class": p.klass, "default": p.default,
                "variant": p.variant, "why": p.why, "says": p.says, "table": p.table,
                "also": p.also, "measure": p.measure,
-               "variant_description": p.variant_description,
+               "variant_description": p.variant_description, "not_measured": p.not_measured,
                "research": [r for r in ed.research if p.id in research_rules(r)]}
         if p.measure == "game":
             names = p.game_readings or ([p.variant] if p.variant else [])

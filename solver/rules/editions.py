@@ -39,6 +39,7 @@ class RulePoint:
     measure: str = "turn"
     game_readings: list[str] = field(default_factory=list)
     variant_description: str = ""
+    not_measured: str = ""  # why no solver measures the other reading (shown in the reports)
 
     @property
     def readings(self) -> list[str]:
@@ -84,6 +85,7 @@ def load_editions(game_folder: str, models_dir: Path = MODELS_DIR) -> Editions:
             measure=p.get("measure", "turn"),
             game_readings=list(p.get("game_readings", [])),
             variant_description=p.get("variant_description", ""),
+            not_measured=p.get("not_measured", ""),
         )
         for p in raw.get("point", [])
     ]
@@ -162,10 +164,14 @@ def structural_errors(ed: Editions, known_variants: set[str] | None,
         if point.klass in ("contradiction", "silence") and not point.variant:
             errors.append(f"{where}: a {point.klass} needs a named variant")
         if point.measure == "none" and point.variant:
-            # a reading no solver reads yet is defined here, by its description
+            # a reading no solver reads yet is defined here, by its description, and the
+            # reports say precisely why it is not measured
             if not point.variant_description:
                 errors.append(f"{where}: variant {point.variant!r} read by no solver needs a "
                               "variant_description")
+            if not point.not_measured:
+                errors.append(f"{where}: variant {point.variant!r} read by no solver needs "
+                              "not_measured (why no solver measures it)")
         elif (known_variants is not None and point.variant and not point.variant_description
               and point.variant not in known_variants):
             errors.append(f"{where}: variant {point.variant!r} is not defined in models/")

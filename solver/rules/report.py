@@ -229,8 +229,8 @@ def _turn_effect(game: str, p: dict, rows: list[dict]) -> tuple[list[str], str, 
         unit = units.get(r["objective"], "")
         objective = f"{r['objective']} ({unit})" if unit else r["objective"]
         total = r.get("decision_states")
-        if game == "dracheninsel":
-            total = len(r.get("situations", [])) or None
+        if game == "dracheninsel":  # the situations are stored on the variant's first row
+            total = max(len(x.get("situations", [])) for x in effect) or None
         count = f"{_n(r['changed_states'])} of {_n(total)}" if total else _n(r["changed_states"])
         if r.get("states_changed") is not None:
             count += f"; {_n(r['states_changed'])} board states change value"
@@ -241,7 +241,8 @@ def _turn_effect(game: str, p: dict, rows: list[dict]) -> tuple[list[str], str, 
             best_size = size
             best = f"{r['delta']:+.4f} {unit or r['objective']} ({case})"
             if game == "dracheninsel":
-                best += f"; in play: {_share_text(r, 'arises', 'arises')}"
+                best += (f"; in play: {_share_text(r, 'arises', 'arises')}, "
+                         f"{_share_text(r, 'decides', 'decides the turn')}")
     if game == "sabords":
         lines += _deck_average(changed)
     lines = play + lines
@@ -255,8 +256,9 @@ def _turn_effect(game: str, p: dict, rows: list[dict]) -> tuple[list[str], str, 
 def _often(game: str, row: dict | None = None) -> str:
     if game == "dracheninsel":
         if row and row.get("in_play"):
-            return ("sampled situations; in play it " + _share_text(row, "arises", "arises")
-                    + ", " + _share_text(row, "decides", "decides the turn"))
+            c = row["in_play"]["arises"]
+            return (f"sampled situations; in play in {_n(c['count'])} of {_n(c['turns'])} "
+                    "simulated turns (above)")
         return "in the sampled situations (how often in a game: not measured)"
     return "every game (the opening position)"
 
@@ -307,15 +309,25 @@ def _deck_average(rows: list[dict]) -> list[str]:
 def effect_of(game: str, p: dict, entry: dict, rows: list[dict]) -> tuple[list[str], str, float]:
     """The report lines of a point's measured effect, a short summary and its size (-1: not
     measured)."""
+    reason = p.get("not_measured", "")
     if p["measure"] == "none":
         what = f" (`{p['variant']}`: {p['variant_description']})" if p["variant"] else ""
-        return ([f"- effect: not measured: no solver reads this rule{what}"], "not measured",
-                -1.0)
+        why = f" Why: {reason}" if reason else ""
+        return ([f"- effect: not measured: no solver reads this rule{what}.{why}"],
+                "not measured", -1.0)
     if p["measure"] == "game":
-        return _game_effect_lines(p, entry.get("game_baseline", {}))
+        lines, summary, size = _game_effect_lines(p, entry.get("game_baseline", {}))
+        if reason and size < 0:
+            lines.append(f"- why not measured: {reason}")
+        return lines, summary, size
     if not p["variant"]:
+        if reason:
+            return [f"- no other reading measured: {reason}"], "no variant", -1.0
         return ["- no variant: the point does not reach the solvers"], "no variant", -1.0
-    return _turn_effect(game, p, rows)
+    lines, summary, size = _turn_effect(game, p, rows)
+    if reason and size < 0:
+        lines.append(f"- why not measured: {reason}")
+    return lines, summary, size
 
 
 def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict]]) -> str:
