@@ -183,7 +183,7 @@ def test_game_level_readings_flow_into_the_reports(tmp_path):
             "compared") in text
     assert "`target-5000`: not measured" in text
     block = text.split("### ties:")[1].split("###")[0]
-    assert "not measured: no solver reads this rule yet" in block
+    assert "not measured: no solver plays the other reading yet" in block
     summary = summary_markdown(entries, {"sabords": []})
     rows = [r for r in summary.splitlines() if r.startswith("| Mille Sabords")]
     assert "-1.77e-02 P(first player wins)" in rows[0]  # the largest measured effect first
@@ -191,7 +191,7 @@ def test_game_level_readings_flow_into_the_reports(tmp_path):
     # without the file every game-level effect is "not measured", never "none, proved"
     bare = ambiguities_markdown({"sabords": check_editions("sabords", reports_dir=tmp_path)},
                                 {"sabords": []})
-    assert "not measured: no solver reads this rule yet" in bare.split("### game-end:")[1]
+    assert "not measured: no solver plays the other reading yet" in bare.split("### game-end:")[1]
 
 
 @pytest.mark.parametrize("game, place, quote", [

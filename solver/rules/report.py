@@ -176,8 +176,9 @@ def _game_effect_lines(p: dict, baseline: dict) -> tuple[list[str], str, float]:
     effects = p.get("game_effects", {})
     names = p.get("game_readings", [])
     if not effects:
-        return (["- effect: not measured: no solver reads this rule yet (a game-level rule; the "
-                 "whole-game solver measures it when `reports/sabords/game.json` holds it)"],
+        return (["- effect: not measured: no solver plays the other reading yet (a game-level "
+                 "rule; the whole-game solver measures it when `reports/sabords/game.json` "
+                 "holds it)"],
                 "not measured", -1.0)
     out = []
     base = baseline.get("first_player_wins")
