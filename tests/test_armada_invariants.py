@@ -88,7 +88,8 @@ def test_editions_data_is_consistent():
     from solver.rules.editions import load_editions, structural_errors
 
     ed = load_editions("armada")
-    assert set(ed.editions) == {"fr", "nl", "pl", "en", "de"}
+    # five languages, and the cover's figures (players), which are in no language
+    assert set(ed.editions) == {"fr", "nl", "pl", "en", "de", "cover"}
     assert structural_errors(ed, set(variant_names())) == []
     for check in ed.count_checks:
         assert fact(check["check"]) == check["stated"], check["what"]
