@@ -1,0 +1,191 @@
+// Gold Armada page: the board, five dice, the rolls left -> what to keep, which pier to take.
+import { $, advise, el, loadSettings, markDice, options, percent, post, saveSettings,
+  settingsToggle, showAllButton, status, variantBoxes } from "./common.js";
+import { Dice } from "./dice.js";
+
+const SETTINGS_KEY = "treasure.armada.settings";
+const SHOWN_OPTIONS = 8;
+const settings = loadSettings(SETTINGS_KEY, { objective: "solo", variants: [] });
+const state = {
+  piers: [], taken: [], skulls: 0, maxSkulls: 6, rolls: 3, rollsLeft: 2, showAll: false,
+  shown: null,
+};
+let dice = null;
+const boardState = () => `${state.taken.join("")}/${state.skulls}`;
+
+/* ---------- inputs ---------- */
+
+/** Buttons for values in #id, the one equal to current() pressed; choose(k) on a tap. */
+function segments(id, values, current, choose, label) {
+  $(id).replaceChildren(...values.map((k) => el("button", {
+    type: "button", class: "segment", "data-value": k, "aria-pressed": String(k === current()),
+    "aria-label": label(k),
+    onclick: () => { choose(k); segments(id, values, current, choose, label); },
+  }, String(k))));
+}
+
+function drawPiers() {
+  $("#piers").replaceChildren(...state.piers.map((pier, i) => {
+    const taken = state.taken[i];
+    const next = taken < pier.values.length
+      ? `next: ${pier.requirements?.[taken] ?? ""}` : "all taken";
+    return el("button", {
+      type: "button", class: "pier", "data-pier": pier.name, "data-taken": taken,
+      "aria-label": `${pier.name}: ${taken} taken`,
+      onclick: () => {
+        state.taken[i] = (state.taken[i] + 1) % (pier.values.length + 1);
+        drawPiers(); changed();
+      },
+    }, el("span", { class: "name" }, el("b", {}, pier.name), el("br"),
+      el("span", { class: "hint" }, next)),
+    el("span", { class: "doubloons" }, pier.values.map((value, level) =>
+      el("span", { class: `doubloon ${level < taken ? "taken" : ""}` }, value))));
+  }));
+  $("#board-state").textContent = boardState();
+}
+
+function drawSkulls() {
+  const values = Array.from({ length: state.maxSkulls + 1 }, (_, k) => k);
+  segments("#skulls", values, () => state.skulls,
+    (k) => { state.skulls = k; $("#board-state").textContent = boardState(); changed(); },
+    (k) => `${k} skulls taken`);
+}
+
+function drawRolls() {
+  const values = Array.from({ length: state.rolls }, (_, k) => state.rolls - 1 - k);
+  segments("#rolls", values, () => state.rollsLeft, (k) => { state.rollsLeft = k; changed(); },
+    (k) => `${k} rolls left`);
+}
+
+function drawSettings(armada) {
+  $("#objective").replaceChildren(...armada.objectives.map((o) =>
+    el("option", { value: o.name, selected: o.name === settings.objective }, o.name)));
+  const explain = () => {
+    $("#objective-meaning").textContent =
+      armada.objectives.find((o) => o.name === $("#objective").value)?.meaning ?? "";
+  };
+  const keep = () => { saveSettings(SETTINGS_KEY, settings); changed(); };
+  explain();
+  $("#objective").onchange = () => { settings.objective = $("#objective").value; explain(); keep(); };
+  variantBoxes(armada.variants, settings, keep);
+}
+
+/* ---------- the query ---------- */
+
+let timer = null;
+function changed() {
+  clearTimeout(timer);
+  timer = setTimeout(ask, 0);
+}
+
+function ask() {
+  return advise(dice, async (signal) => {
+    const body = {
+      dice: dice.text(), board_state: boardState(), rolls_left: state.rollsLeft,
+      objective: settings.objective, variants: settings.variants, all: true,
+    };
+    return {
+      answer: await post("/api/armada/hold", body, signal),
+      fields: { dice: body.dice, boardState: body.board_state, rollsLeft: body.rolls_left,
+                objective: body.objective },
+    };
+  }, drawAdvice);
+}
+
+/* ---------- the advice ---------- */
+
+const value = (x) => x.toFixed(3);
+
+function drawAdvice(answer) {
+  state.shown = answer;
+  const parts = answer.rolls_left === 0 ? takeAdvice(answer) : keepAdvice(answer);
+  parts.push(el("p", { class: "hint", id: "meaning" }, `Values: ${answer.meaning}.`));
+  $("#advice").replaceChildren(...parts.filter(Boolean));
+}
+
+function keepAdvice(answer) {
+  const best = answer.best;
+  return [
+    el("p", { id: "verdict", class: "verdict reroll", "data-keep": best.keep,
+              "data-reroll": best.reroll }, best.reroll ? "KEEP " : "KEEP ALL",
+    best.reroll ? el("span", { class: "hint" }, "and roll the marked dice") : null),
+    dice.marked(markDice(dice.letters, { reroll: best.reroll })),
+    el("p", { id: "best-value", class: "value", "data-value": best.value },
+      `value ${value(best.value)}`),
+    el("h3", {}, "Likeliest outcomes this turn"),
+    bars(best.reach),
+    optionsTable(answer, ["Keep", "Roll", "Value"], (o) => [
+      o.keep ? dice.mini(o.keep) : "—", o.reroll ? dice.mini(o.reroll) : "—", value(o.value)],
+    (o) => o.keep === best.keep),
+  ];
+}
+
+function takeAdvice(answer) {
+  const best = answer.best;
+  const target = answer.targets?.find((t) => t.pier === best.take);
+  const what = best.take === "skull" ? "a skull" : `the ${best.take} doubloon`;
+  return [
+    el("p", { id: "verdict", class: "verdict take", "data-take": best.take }, `TAKE ${what}`),
+    target && best.take !== "skull"
+      ? el("p", {}, `worth ${target.doubloon} (${target.requirement})`) : null,
+    el("p", { id: "best-value", class: "value", "data-value": best.value },
+      `value ${value(best.value)}`),
+    optionsTable(answer, ["Take", "Value"], (o) => [el("b", {}, o.take), value(o.value)],
+      (o) => o.take === best.take),
+  ];
+}
+
+/** Outcome chances, likeliest first, as bars. */
+function bars(reach) {
+  const rows = Object.entries(reach || {}).sort((a, b) => b[1] - a[1]).slice(0, 6);
+  return el("ul", { id: "reach", class: "bars" }, rows.map(([name, p]) =>
+    el("li", { "data-outcome": name, "data-p": p }, el("span", {}, name),
+      el("span", { class: "bar", style: `width: ${(100 * p).toFixed(1)}%` }),
+      el("span", { class: "num" }, percent(p)))));
+}
+
+function optionsTable(answer, headers, cells, isBest) {
+  const shown = state.showAll ? answer.options : answer.options.slice(0, SHOWN_OPTIONS);
+  const last = headers.length - 1;
+  const table = el("table", { id: "options", class: "options" },
+    el("thead", {}, el("tr", {}, headers.map((h, i) =>
+      el("th", { class: i === last ? "num" : false }, h)))),
+    el("tbody", {}, shown.map((o) => el("tr", {
+      class: isBest(o) ? "best" : false, "data-keep": o.keep ?? false,
+      "data-take": o.take ?? false, "data-value": o.value,
+    }, cells(o).map((cell, i) => el("td", { class: i === last ? "num" : false }, cell))))));
+  return el("div", {}, table, showAllButton(answer.options.length, SHOWN_OPTIONS, state.showAll,
+    () => { state.showAll = !state.showAll; drawAdvice(state.shown); }));
+}
+
+/* ---------- start ---------- */
+
+async function start() {
+  settingsToggle();
+  $("#clear-board").onclick = () => {
+    state.taken = state.piers.map(() => 0); state.skulls = 0;
+    drawPiers(); drawSkulls(); changed();
+  };
+  try {
+    const armada = (await options()).armada;
+    Object.assign(state, {
+      piers: armada.piers, taken: armada.piers.map(() => 0), maxSkulls: armada.skulls ?? 6,
+      rolls: armada.rolls ?? 3,
+    });
+    state.rollsLeft = state.rolls - 1;
+    if (armada.board_warning) {
+      $("#board-warning").textContent = armada.board_warning;
+      $("#board-warning").hidden = false;
+    }
+    dice = new Dice(armada.faces, armada.dice ?? 5, () => changed());
+    drawRolls();
+    drawPiers();
+    drawSkulls();
+    drawSettings(armada);
+    document.body.dataset.ready = "true";
+  } catch (error) {
+    status.error(`cannot reach the solver: ${error.message}`);
+  }
+}
+
+start();
