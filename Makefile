@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install solve test check bench lint clean
+.PHONY: install solve test check bench lint screenshots clean
 
 install: $(STAMP)
 
@@ -24,6 +24,10 @@ check: install
 
 bench: install
 	$(PY) -m solver.bench
+
+# the table companion's pages in Debian's headless chromium, with real advice (reports/web)
+screenshots: install
+	$(PY) -m tests.web_browser reports/web
 
 lint: install
 	$(VENV)/bin/ruff check solver tests

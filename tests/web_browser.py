@@ -212,11 +212,13 @@ def screenshots(folder: Path) -> list[Path]:
                 open_page(page, f"{base}/sabords.html")
                 sabords_position(page, "captain", "CCDMPSXX", me=5400, opponent=5900)
                 path = folder / f"sabords{size_name}.png"
+                page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=path, full_page=not size_name)
                 written.append(path)
                 open_page(page, f"{base}/armada.html")
                 armada_position(page, "BBOPA", {"barrels": 1, "full-house": 1}, 1, 2)
                 path = folder / f"armada{size_name}.png"
+                page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=path, full_page=not size_name)
                 written.append(path)
                 page.close()
