@@ -163,6 +163,18 @@ def test_sabords_with_scores_is_the_cli_answer(base_url, browser, tmp_path):
     page.close()
 
 
+def test_the_island_of_skulls_is_the_cli_answer(base_url, phone):
+    open_page(phone, f"{base_url}/sabords.html")
+    sabords_position(phone, "none", "XXXXCCDM")
+    shown = read_sabords(phone)
+    cli_doc = cli_json("sabords", "hold", "--all", "--card", "none", "XXXXCCDM")
+    assert shown["action"] == cli_doc["best"]["action"] == "island"
+    assert Counter(shown["reroll_marked"]) == Counter(cli_doc["best"]["reroll"])
+    loss = phone.get_attribute("#island-loss", "data-loss")
+    assert float(loss) == cli_doc["opponents_loss"]
+    assert f"{cli_doc['opponents_loss']:.1f}" in phone.inner_text("#island-loss")
+
+
 def test_bad_dice_are_one_line_on_the_page(base_url, phone):
     open_page(phone, f"{base_url}/sabords.html")
     phone.click('#cards [data-card="none"]')

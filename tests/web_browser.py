@@ -8,7 +8,7 @@ real advice for a sample position, into FOLDER (default ``reports/web``).
 
 from __future__ import annotations
 
-import shutil
+import os
 import socket
 import sys
 import threading
@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("TREASURE_CHROMIUM", "/usr/bin/chromium")  # Debian's package
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
@@ -33,7 +33,7 @@ def browser_missing() -> str | None:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         return "Playwright for Python is not installed (pip install -e '.[test]')"
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+    if not Path(CHROMIUM).exists():
         return (f"no browser: {CHROMIUM} is missing "
                 "(apt-get install chromium chromium-driver; .ci/run does it)")
     return None

@@ -117,6 +117,7 @@ function drawAdvice(shown) {
     legend(best),
     el("p", { id: "best-value", class: "value", "data-value": answer.value },
       withScores ? `P(win) ${winPercent(answer.value)}`
+        : answer.island ? "no points for me on the Island"
         : `expected points ${answer.value.toFixed(1)}`),
   ];
   if (answer.island) parts.push(...island(answer));
@@ -153,7 +154,8 @@ function island(answer) {
     el("li", {}, `${loss}: ${percent(p)}`));
   return [
     el("p", { id: "island-loss", "data-loss": answer.opponents_loss },
-      `Each opponent loses ${answer.opponents_loss.toFixed(1)} points on average`),
+      `Each opponent loses ${answer.opponents_loss.toFixed(1)} points on average; how likely`
+      + " each loss is:"),
     el("ul", { class: "distribution" }, rows),
   ];
 }
