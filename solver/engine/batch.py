@@ -35,6 +35,11 @@ from numba import njit, prange
 from solver.engine.outcomes import OutcomeMap
 
 NEG = -1.0e300
+# Actions whose values differ by less than this (relative) are ties: the first one listed (or
+# stopping) is kept. Symmetric keeps (a monkey or a parrot) are worth the same up to rounding,
+# and a tie broken by rounding noise would change the policy, and the outcome distribution's
+# push, on every solve; the value lost is at most this much per decision.
+TIE = 4e-15
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,27 +143,58 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
     the probability of ending in each outcome under the lane's optimal policy (``(lanes,
     outcomes)``; the turn's value for any other payoffs, under that policy, is then a dot
     product): the mass of the first roll is pushed through the policy, roll after roll, until
-    less than 1e-16 of it is still in play. ``known = (dist, hashes)`` passes each lane's last
-    distribution and a hash of the policy it came from: a lane whose policy hashes the same
-    keeps its row (the push costs as much as a solve), and a fifth result gives the hashes.
+    less than 1e-16 of it is still in play. A sixth and seventh result give, per lane, a hash
+    of the policy *on the states that push reached* and those states (a bit per acting state,
+    :func:`reach_words` words). ``known = (dist, hashes, reached)`` passes them back: a lane
+    whose policy agrees with the last one on every state the last push reached would push the
+    same mass along the same paths, so it keeps its row exactly and skips the push (which costs
+    as much as a solve). A policy that changes only where no mass goes (exact ties, dice the
+    policy never keeps) is the common case late in a game solve.
     """
     lanes = len(problem)
     start = np.zeros(lanes)
     rounds = np.zeros(lanes, dtype=np.int64)
     residual = np.zeros(lanes)
+    words = reach_words(packed)
     if known is not None:
         dist = np.ascontiguousarray(known[0], dtype=np.float64).copy()
         hashes = np.ascontiguousarray(known[1], dtype=np.int64).copy()
+        reached = np.ascontiguousarray(known[2], dtype=np.uint64).copy()
     else:
         dist = np.zeros((lanes, pay.shape[1]) if distribution else (1, 1))
         hashes = np.zeros(lanes, dtype=np.int64)
+        reached = np.zeros((lanes if distribution else 1, words), dtype=np.uint64)
     _kernel(*packed.arrays, np.ascontiguousarray(problem, dtype=np.int64),
             np.ascontiguousarray(slot, dtype=np.int64), np.ascontiguousarray(pay), value,
             tol, sweeps, max_rounds, start, rounds, residual,
-            distribution, dist, known is not None, hashes)
+            distribution, dist, known is not None, hashes, reached)
     if distribution:
-        return start, rounds, residual, dist, hashes
+        return start, rounds, residual, dist, hashes, reached
     return start, rounds, residual
+
+
+def reach_words(packed: Packed) -> int:
+    """64-bit words per lane of :func:`solve_lanes`' reached-state bits: one bit per acting
+    state of the largest problem."""
+    seg_off = packed.arrays[5]
+    return max(1, (int(np.max(np.diff(seg_off))) + 63) // 64)
+
+
+@njit(cache=True)
+def _digest(chosen: np.ndarray, mask: np.ndarray, protect: bool,
+            bonus_out: np.ndarray) -> np.int64:
+    """A hash of what a push follows: the actions chosen on the states whose bits are set in
+    ``mask`` and, with a protect bonus, which outcome each kept node's protected dice end in
+    (that too depends on the payoffs)."""
+    step = np.int64(1099511628211)
+    digest = np.int64(1469598103934665603)
+    for i in range(chosen.shape[0]):
+        if (mask[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
+            digest = digest * step + np.int64(chosen[i] + 2)
+    if protect:
+        for node in range(bonus_out.shape[0]):
+            digest = digest * step + np.int64(bonus_out[node])
+    return digest
 
 
 @njit(cache=True)
@@ -178,7 +214,7 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
             act_keep, protect, has_protect, base_out, first_ptr, first_idx, first_p,
             child, below_full, first_roll, mode_off, n_modes, lane_problem, lane_slot, pay, store,
             tol, sweeps, max_rounds, start_out, rounds_out,
-            residual_out, want_dist, dist, reuse, hashes):
+            residual_out, want_dist, dist, reuse, hashes, reached):
     n_full = live.shape[1]
     n_nodes = child.shape[0]
     inv = 1.0 / child.shape[1]
@@ -228,11 +264,11 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
                     q = work[act_node[a]]
                     if has_protect[p]:
                         q += bonus_p[off * n_nodes + act_node[a]] * bonus[act_keep[a]]
-                    if q > best:
+                    if q > best + TIE * (1.0 + abs(best)):
                         best = q
                         arg = a
                 new = u[stop_out[off + m, s]]
-                if best > new:
+                if best > new + TIE * (1.0 + abs(new)):
                     new = best
                 else:
                     arg = -1
@@ -267,15 +303,15 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
                 v = u[end_out[off, s]]
             total += first_roll[s] * v
         start_out[lane] = total
-        digest = np.int64(1469598103934665603)
-        for i in range(s1 - s0):
-            digest = digest * np.int64(1099511628211) + np.int64(chosen[i] + 2)
-        if want_dist and not (reuse and hashes[lane] == digest):
+        if want_dist and not (reuse and hashes[lane] == _digest(
+                chosen, reached[lane], has_protect[p], bonus_out)):
             dist[lane, :] = 0.0
-            hashes[lane] = digest
+            reached[lane, :] = 0
             _push_mass(dist[lane], chosen, s0, s1, seg_state, act_node, act_keep, live, fixed,
                        stop_out, end_out, off, modes, has_protect[p], bonus_p, bonus_out,
-                       first_ptr[p], first_idx, first_p, first_roll, child, below_full, n_nodes)
+                       first_ptr[p], first_idx, first_p, first_roll, child, below_full, n_nodes,
+                       reached[lane])
+            hashes[lane] = _digest(chosen, reached[lane], has_protect[p], bonus_out)
 
 
 @njit(cache=True)
@@ -317,8 +353,9 @@ def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_p
 @njit(cache=True)
 def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed, stop_out,
                end_out, off, modes, has_protect, bonus_p, bonus_out, first_ptr, first_idx,
-               first_p, first_roll, child, below_full, n_nodes):
-    """Add to ``dist`` the probability of ending in each outcome under the chosen actions.
+               first_p, first_roll, child, below_full, n_nodes, reached):
+    """Add to ``dist`` the probability of ending in each outcome under the chosen actions, and
+    set in ``reached`` the bit of every acting state that some mass reaches.
 
     The first roll's mass sits on the full states; each pass ends the turn where it stops (or
     busts), moves the rest to the kept nodes and rolls it down the lattice to the next full
@@ -327,8 +364,10 @@ def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed,
     n_full = live.shape[1]
     inv = 1.0 / child.shape[1]
     action_of = np.full(modes * n_full, -1, dtype=np.int64)
+    index_of = np.full(modes * n_full, -1, dtype=np.int64)
     for i in range(s0, s1):
         action_of[seg_state[i]] = chosen[i - s0]
+        index_of[seg_state[i]] = i - s0
     mass = np.zeros(modes * n_nodes)
     for s in range(n_full):
         lo, hi = first_ptr[s], first_ptr[s + 1]
@@ -351,6 +390,9 @@ def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed,
                         dist[end_out[off + m, s]] += w
                     continue
                 a = action_of[m * n_full + s]
+                j = index_of[m * n_full + s]
+                if j >= 0:
+                    reached[j >> 6] |= np.uint64(1) << np.uint64(j & 63)
                 if fixed[off + m, s] or a < 0:
                     dist[stop_out[off + m, s]] += w
                     continue
