@@ -17,8 +17,9 @@ is played, every sampled point is checked:
 The turn is then played by the default reading's optimum (the router's best turn, as in
 ``simulate.py``). Rules of the simulation, each a simplification of the table:
 
-* a mover alone in the game without a treasure to head for (none left on the treasure field)
-  and a hunter waiting on the treasure field keep their hands and do nothing;
+* a hunter that carries no treasure when none is left on the treasure field (nothing for the
+  router to head for), and a hunter waiting on the treasure field, keep their hands and do
+  nothing;
 * a turn that plays no card and does not reach its goal is a pass that exchanges the whole hand;
 * after a turn the mover draws up to six; cards taken by Böser Fluch or Hinterhältiger Angriff
   are not played (the router never plans with unknown cards), nor are the green cards
