@@ -248,6 +248,8 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
                         val[off + m, s] = u[end_out[off + m, s]]
                     elif fixed[off + m, s]:
                         val[off + m, s] = u[stop_out[off + m, s]]
+        protects = has_protect[p]
+        bonus_off = off * n_nodes
         resid = 0.0
         r = 0
         while r < max_rounds:
@@ -259,13 +261,15 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
                 m = flat // n_full
                 s = flat - m * n_full
                 best = NEG
+                beat = NEG  # what an action must exceed to replace the best (see TIE)
                 arg = -1
                 for a in range(seg_start[i], seg_start[i + 1]):
                     q = work[act_node[a]]
-                    if has_protect[p]:
-                        q += bonus_p[off * n_nodes + act_node[a]] * bonus[act_keep[a]]
-                    if q > best + TIE * (1.0 + abs(best)):
+                    if protects:
+                        q += bonus_p[bonus_off + act_node[a]] * bonus[act_keep[a]]
+                    if q > beat:
                         best = q
+                        beat = q + TIE * (1.0 + abs(q))
                         arg = a
                 new = u[stop_out[off + m, s]]
                 if best > new + TIE * (1.0 + abs(new)):
