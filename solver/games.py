@@ -1,4 +1,5 @@
-"""The games the product covers: each names its report writer and its benchmark.
+"""The games the product covers, and the other parts with reports or benchmarks: each names its
+report writer and its benchmark (the table companion has only a benchmark).
 
 ``make solve`` calls every ``reports`` entry, ``make bench`` every ``bench`` entry; each is a
 ``module:function`` path imported only when run.
@@ -21,6 +22,10 @@ GAMES: dict[str, dict[str, str]] = {
         "title": "Die Dracheninsel",
         "reports": "solver.dragon.reports:write_reports",
         "bench": "solver.dragon.bench:run",
+    },
+    "web": {
+        "title": "The table companion (treasure serve)",
+        "bench": "solver.web.bench:run",
     },
     "rules": {
         "title": "The rules verifier",

@@ -15,6 +15,8 @@ from solver.util import REPORTS_DIR
 def main(argv: list[str]) -> int:
     names = select(argv)
     for name in names:
+        if "reports" not in GAMES[name]:
+            continue
         start = time.perf_counter()
         print(f"[solve] {GAMES[name]['title']} ...", file=sys.stderr, flush=True)
         load(GAMES[name]["reports"])(REPORTS_DIR)

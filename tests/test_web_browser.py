@@ -8,7 +8,6 @@ no browser is installed. Whole games are small (target 500, lowest score -300)."
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 
 import pytest
@@ -239,15 +238,12 @@ def test_index_links_both_pages_and_a_laptop_fits(base_url, browser):
     page.close()
 
 
-def test_a_warm_answer_is_quick(base_url, phone):
-    """Tap the eighth die -> advice on the page, for a position whose table is warm."""
+def test_a_second_roll_on_the_same_card_is_answered(base_url, phone):
+    """Tap the eighth die of a new roll on a card whose table is already built: the advice
+    for the new dice replaces the old (how fast is `make bench`'s question, not a test's)."""
     open_page(phone, f"{base_url}/sabords.html")
-    sabords_position(phone, "gold", "CCDMPSSX")  # warms the card's turn table
+    sabords_position(phone, "gold", "CCDMPSSX")  # builds the card's turn table
     phone.click('#cards [data-card="gold"]')
     tap_dice(phone, "CCDMPSX")
-    start = time.perf_counter()
     phone.click('#palette [data-face="X"]')
     wait_for_advice(phone, card="gold", dice="CCDMPSXX")
-    seconds = time.perf_counter() - start
-    print(f"warm query through the page: {1000 * seconds:.0f} ms")
-    assert seconds < 5

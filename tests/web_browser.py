@@ -24,7 +24,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
-ANSWER_SECONDS = 120  # the longest a test waits for advice (a cold table is built first)
+ANSWER_SECONDS = 600  # the longest a test waits for advice (a cold table is built first)
 
 
 def browser_missing() -> str | None:
