@@ -174,7 +174,7 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
 
     def write(folder):
         write_game_reports(folder / "reports", folder / "proofs", target=500, others=(400,),
-                           low=-300, games=2000)
+                           low=-300, games=2000, deep_low=-600)
 
     write(tmp_path / "one")
     reports = tmp_path / "one" / "reports"
@@ -186,6 +186,12 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     assert doc["readings"]["nine-as-set"]["decisions_total"] > 0
     text = (reports / "game.md").read_text()
     assert "Rules of thumb" in text and "real deck" in text
+    deep = doc["lowest_score_bound"]["deep"]
+    # a deeper floor: a smaller bound, and the two tables close where both scores are >= 0
+    assert deep["lowest_score"] == -600
+    assert 0 <= deep["bound"] < doc["lowest_score_bound"]["opening"]
+    assert 0 <= deep["opening_change"] <= deep["largest_change"] < 0.05
+    assert "lowest score at -600" in text
     proof = tmp_path / "one" / "proofs" / "sabords" / "game-500.json"
     assert check_proof(proof) == []
     broken = json.loads(proof.read_text())
