@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import cli
+from solver.web.serve import in_thread
 from tests.web_browser import (
     LAPTOP,
     PHONE,
@@ -25,7 +26,6 @@ from tests.web_browser import (
     read_armada,
     read_sabords,
     sabords_position,
-    serve,
     tap_dice,
     wait_for_advice,
 )
@@ -47,7 +47,7 @@ def base_url(tmp_path_factory):
     mp.setenv("TREASURE_CACHE", str(tmp_path_factory.mktemp("browser-cache")))
     mp.setattr("solver.sabords.game.DEFAULT_LOW", LOW)
     try:
-        with serve(create_app(proofs_dir=tmp_path_factory.mktemp("no-proofs"))) as url:
+        with in_thread(create_app(proofs_dir=tmp_path_factory.mktemp("no-proofs"))) as url:
             yield url
     finally:
         mp.undo()

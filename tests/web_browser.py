@@ -9,12 +9,7 @@ real advice for a sample position, into FOLDER (default ``reports/web``).
 from __future__ import annotations
 
 import os
-import socket
 import sys
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,30 +37,6 @@ def browser_missing() -> str | None:
 def launch(playwright: Any) -> Any:
     """Debian's Chromium, headless, with nothing fetched from the network."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-
-
-@contextmanager
-def serve(app: Any) -> Iterator[str]:
-    """Run ``app`` with uvicorn on a free local port in a thread; yield its base URL."""
-    import uvicorn
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 # -- the pages ---------------------------------------------------------------------------------
@@ -201,10 +172,11 @@ def screenshots(folder: Path) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     from solver.web.app import create_app
+    from solver.web.serve import in_thread
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    with serve(create_app()) as base, sync_playwright() as playwright:
+    with in_thread(create_app()) as base, sync_playwright() as playwright:
         browser = launch(playwright)
         try:
             for size_name, size in (("", PHONE), ("-laptop", LAPTOP)):

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import statistics
 import tempfile
-import threading
 import time
 import urllib.request
 
@@ -37,21 +35,12 @@ def _post(base: str, path: str, body: dict) -> int:
 
 
 def run() -> None:
-    import uvicorn
-
     from solver.web.app import create_app
+    from solver.web.serve import in_thread
 
     with tempfile.TemporaryDirectory() as cache:
         os.environ["TREASURE_CACHE"] = cache
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.05)
-        try:
+        with in_thread(create_app()) as base:
             for label, (path, body) in QUERIES.items():
                 while _post(base, path, body) == 202:  # a table still building
                     time.sleep(1)
@@ -62,7 +51,3 @@ def run() -> None:
                     walls.append(time.perf_counter() - start)
                 print(f"  {label}: median {1000 * statistics.median(walls):.1f} ms, "
                       f"worst {1000 * max(walls):.1f} ms over {RUNS} warm requests")
-        finally:
-            server.should_exit = True
-            thread.join(10)
-            sock.close()

@@ -8,6 +8,11 @@ printed is one that works.
 from __future__ import annotations
 
 import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import click
 
@@ -32,6 +37,30 @@ def listening_socket(host: str, port: int) -> socket.socket:
         sock.close()
         raise InputError(f"cannot listen on {host} port {port}: {os_error_text(err)}") from None
     return sock
+
+
+@contextmanager
+def in_thread(app: Any) -> Iterator[str]:
+    """Run ``app`` with uvicorn on a free local port in a thread (for the browser tests and
+    ``make bench``); yield its base URL."""
+    import uvicorn
+
+    sock = listening_socket("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
 
 
 def network_addresses() -> list[str]:
