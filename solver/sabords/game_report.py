@@ -129,6 +129,11 @@ def _decision_grid(table: GameTable, card: str, dice: str) -> tuple[list[str], i
     return lines, len(grid) ** 2, differ
 
 
+def _largest_bound(bound: dict) -> float:
+    """The largest of :func:`hit_probability`'s bounds over the phases."""
+    return max(bound["normal"], bound["last"], bound["sudden-death"])
+
+
 def _deep_check(table: GameTable, low: int) -> dict:
     """The same game solved again with the lowest score ``low`` (far lower): its own bound on
     ever going below it, its P(first player wins), and how far ``table``'s values are from
@@ -140,9 +145,8 @@ def _deep_check(table: GameTable, low: int) -> dict:
     bound = hit_probability(deep)
     here, there = -table.spec.bottom, -deep.spec.bottom
     change = np.abs(table.normal[here:, here:] - deep.normal[there:, there:])
-    return {"lowest_score": low, "bound": max(bound["normal"], bound["last"],
-                                              bound["sudden-death"]),
-            "bounds": bound, "first_player_wins": deep.first_player_wins,
+    return {"lowest_score": low, "bound": _largest_bound(bound), "bounds": bound,
+            "first_player_wins": deep.first_player_wins,
             "largest_change": float(change.max()), "opening_change": float(change[0, 0])}
 
 
@@ -357,7 +361,7 @@ def _markdown(s: dict, grids: dict) -> str:
         lines.append(f"| `{name}` | {_fmt(r['first_player_wins'], 9)} | "
                      f"{r['delta']:+.2e} | {changed} | {cost} | {opening} |")
     b = s["lowest_score_bound"]
-    worst = max(b["normal"], b["last"], b["sudden-death"])
+    worst = _largest_bound(b)
     growth = ((s["target"] - b["deep"]["lowest_score"]) / (s["target"] - b["lowest_score"])) ** 2
     d = s["deck"]
     lines += [

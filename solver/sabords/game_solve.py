@@ -156,19 +156,24 @@ class GameSolver:
         while True:
             sweeps += 1
             moved = before_sweep() if before_sweep is not None else 0.0
+            span = self.top - self.low
             for rows in self.levels:
-                moved = max(moved, self._evaluate_level(table, pay, rows))
+                a, b = np.divmod(rows, span)
+                moved = max(moved, self._evaluate_level(table, pay(a + self.low, b + self.low),
+                                                        rows))
             if moved <= tol:
                 return sweeps
 
-    def _evaluate_level(self, table: np.ndarray, pay: Payoff, rows: np.ndarray) -> float:
+    def _evaluate_level(self, table: np.ndarray, pay_rows: np.ndarray,
+                        rows: np.ndarray) -> float:
         """One level's pairs solved together, every other value held (see the module
-        docstring); returns the largest change."""
+        docstring), from their payoff rows at the current values; returns the largest
+        change."""
         span = self.top - self.low
         a, b = np.divmod(rows, span)
         partner = b * span + a
         x0 = 1.0 - table[b, a]
-        g, slope = self._linear(pay(a + self.low, b + self.low), rows)
+        g, slope = self._linear(pay_rows, rows)
         c = g + slope * (1.0 - x0)
         pos = np.searchsorted(rows, partner)
         new = np.where(rows == partner, c / (1.0 + slope),
@@ -235,14 +240,14 @@ class GameSolver:
         for rows in self.levels if cold else self.blocks:
             if cold and rows is not self.levels[0]:
                 store[rows] = store[neighbour[rows]]
-            g, dist = self._lanes(pay(a_all[rows] + self.low, b_all[rows] + self.low),
-                                     rows, store, tol, distribution=memo is not None,
-                                     memo=memo)
+            pay_rows = pay(a_all[rows] + self.low, b_all[rows] + self.low)
+            g, dist = self._lanes(pay_rows, rows, store, tol, distribution=memo is not None,
+                                  memo=memo)
             applied[rows] = g
             if memo is not None:
                 self.dist[rows] = dist
-                if table is not None:
-                    self._evaluate_level(table, pay, rows)
+                if table is not None:  # the level's own values are not written yet
+                    self._evaluate_level(table, pay_rows, rows)
         return applied
 
     def residuals(self, tol: float = 1e-14, sample: int | None = None) -> dict[str, float]:

@@ -63,9 +63,10 @@ def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
 
     @app.post("/api/sabords/hold")
     def sabords_hold(query: SabordsHold) -> Response:
-        from solver.sabords.queries import hold_answer
+        from solver.sabords.queries import hold_answer, reads_scoreboard
 
-        scoreboard = query.me is not None or query.opponent is not None or query.sudden_death
+        # the page always sends a target: it makes a query about the game only with scores
+        scoreboard = reads_scoreboard(query.me, query.opponent, query.sudden_death, None)
         objective = query.objective
         if scoreboard and objective == "points":
             objective = None  # the page's default; with scores the objective is winning
