@@ -40,6 +40,13 @@ NEG = -1.0e300
 # and a tie broken by rounding noise would change the policy, and the outcome distribution's
 # push, on every solve; the value lost is at most this much per decision.
 TIE = 4e-15
+# Fixed-policy sweeps move each value this many times its change (over-relaxation): the error
+# of a sweep shrinks about as fast as the chance of rolling on, and over-relaxing takes out
+# more of it per sweep. Measured on warm lanes of the game at 6000 (payoffs moved by 1e-9 to
+# 1e-1): 1.3 or 1.4 do 9 to 27 % less work than 1.0, 1.6 no less; a lane whose sweeps stop
+# shrinking goes back to 1.0, and every round ends with a full Bellman update, so the values
+# solved are the same.
+RELAX = 1.3
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,11 +136,12 @@ class Packed:
 def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.ndarray,
                 value: np.ndarray, tol: float = 1e-13, sweeps: int = 12,
                 max_rounds: int = 100_000, distribution: bool = False,
-                known: tuple | None = None):
+                known: tuple | None = None, push_tol: float = 1e-16, relax: float = RELAX):
     """Solve lanes (``problem[l]``, payoffs ``pay[l, outcome]``) warm-started from and stored
     into ``value[slot[l]]`` (see :meth:`Packed.storage`).
 
-    A lane stops when a Bellman update moves no value by more than ``tol``. With
+    A lane stops when a Bellman update moves no value by more than ``tol``; between updates,
+    up to ``sweeps`` fixed-policy sweeps, over-relaxed by ``relax`` (:data:`RELAX`). With
     ``max_rounds=0`` nothing is solved or stored: each lane's start value is computed from the
     values stored in its slot (solved for other payoffs that agree on every outcome but the first
     roll's), so lanes may then share slots freely. Returns per lane
@@ -143,13 +151,16 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
     the probability of ending in each outcome under the lane's optimal policy (``(lanes,
     outcomes)``; the turn's value for any other payoffs, under that policy, is then a dot
     product): the mass of the first roll is pushed through the policy, roll after roll, until
-    less than 1e-16 of it is still in play. A sixth and seventh result give, per lane, a hash
-    of the policy *on the states that push reached* and those states (a bit per acting state,
+    less than ``push_tol`` of it is still in play (what is left is dropped: a Newton step far
+    from the solution needs fewer digits of its distributions than the last ones do). A sixth
+    and seventh result give, per lane, a hash of the policy *on the states that push reached*
+    and those states (a bit per acting state,
     :func:`reach_words` words). ``known = (dist, hashes, reached)`` passes them back: a lane
     whose policy agrees with the last one on every state the last push reached would push the
     same mass along the same paths, so it keeps its row exactly and skips the push (which costs
     as much as a solve). A policy that changes only where no mass goes (exact ties, dice the
-    policy never keeps) is the common case late in a game solve.
+    policy never keeps) is the common case late in a game solve. The hash also records
+    ``push_tol``: a row pushed to another precision is pushed again.
     """
     lanes = len(problem)
     start = np.zeros(lanes)
@@ -167,7 +178,7 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
     _kernel(*packed.arrays, np.ascontiguousarray(problem, dtype=np.int64),
             np.ascontiguousarray(slot, dtype=np.int64), np.ascontiguousarray(pay), value,
             tol, sweeps, max_rounds, start, rounds, residual,
-            distribution, dist, known is not None, hashes, reached)
+            distribution, dist, known is not None, hashes, reached, push_tol, relax)
     if distribution:
         return start, rounds, residual, dist, hashes, reached
     return start, rounds, residual
@@ -182,12 +193,13 @@ def reach_words(packed: Packed) -> int:
 
 @njit(cache=True)
 def _digest(chosen: np.ndarray, mask: np.ndarray, protect: bool,
-            bonus_out: np.ndarray) -> np.int64:
+            bonus_out: np.ndarray, push_tol: float) -> np.int64:
     """A hash of what a push follows: the actions chosen on the states whose bits are set in
     ``mask`` and, with a protect bonus, which outcome each kept node's protected dice end in
-    (that too depends on the payoffs)."""
+    (that too depends on the payoffs); and how far it went (``push_tol``)."""
     step = np.int64(1099511628211)
     digest = np.int64(1469598103934665603)
+    digest = digest * step + np.int64(np.round(-np.log10(push_tol) * 1000.0))
     for i in range(chosen.shape[0]):
         if (mask[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
             digest = digest * step + np.int64(chosen[i] + 2)
@@ -214,7 +226,7 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
             act_keep, protect, has_protect, base_out, first_ptr, first_idx, first_p,
             child, below_full, first_roll, mode_off, n_modes, lane_problem, lane_slot, pay, store,
             tol, sweeps, max_rounds, start_out, rounds_out,
-            residual_out, want_dist, dist, reuse, hashes, reached):
+            residual_out, want_dist, dist, reuse, hashes, reached, push_tol, relax):
     n_full = live.shape[1]
     n_nodes = child.shape[0]
     inv = 1.0 / child.shape[1]
@@ -283,12 +295,17 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
                 val[off + m, s] = new
             if resid <= tol:
                 break
+            w = relax
+            before = 1e300
             for _ in range(sweeps):
                 _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv)
                 moved = _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep,
-                                     has_protect[p], bonus_p, bonus, off, n_nodes, n_full)
+                                     has_protect[p], bonus_p, bonus, off, n_nodes, n_full, w)
                 if moved <= 0.1 * tol:
                     break
+                if moved > before:  # not contracting: plain sweeps from here on
+                    w = 1.0
+                before = moved
         rounds_out[lane] = r
         residual_out[lane] = resid
         # the value before the first roll (a first roll may end the turn at once)
@@ -308,14 +325,14 @@ def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_sta
             total += first_roll[s] * v
         start_out[lane] = total
         if want_dist and not (reuse and hashes[lane] == _digest(
-                chosen, reached[lane], has_protect[p], bonus_out)):
+                chosen, reached[lane], has_protect[p], bonus_out, push_tol)):
             dist[lane, :] = 0.0
             reached[lane, :] = 0
             _push_mass(dist[lane], chosen, s0, s1, seg_state, act_node, act_keep, live, fixed,
                        stop_out, end_out, off, modes, has_protect[p], bonus_p, bonus_out,
                        first_ptr[p], first_idx, first_p, first_roll, child, below_full, n_nodes,
-                       reached[lane])
-            hashes[lane] = _digest(chosen, reached[lane], has_protect[p], bonus_out)
+                       reached[lane], push_tol)
+            hashes[lane] = _digest(chosen, reached[lane], has_protect[p], bonus_out, push_tol)
 
 
 @njit(cache=True)
@@ -334,8 +351,9 @@ def _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, i
 
 @njit(cache=True)
 def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_protect, bonus_p,
-                 bonus, off, n_nodes, n_full):
-    """One fixed-policy update of the acting states; returns the largest change."""
+                 bonus, off, n_nodes, n_full, relax):
+    """One fixed-policy update of the acting states, each moved ``relax`` times its change;
+    returns the largest change."""
     moved = 0.0
     for i in range(s0, s1):
         a = chosen[i - s0]
@@ -350,16 +368,20 @@ def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_p
         change = abs(q - val[off + m, s])
         if change > moved:
             moved = change
-        val[off + m, s] = q
+        if relax == 1.0:
+            val[off + m, s] = q
+        else:
+            val[off + m, s] += relax * (q - val[off + m, s])
     return moved
 
 
 @njit(cache=True)
 def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed, stop_out,
                end_out, off, modes, has_protect, bonus_p, bonus_out, first_ptr, first_idx,
-               first_p, first_roll, child, below_full, n_nodes, reached):
+               first_p, first_roll, child, below_full, n_nodes, reached, push_tol):
     """Add to ``dist`` the probability of ending in each outcome under the chosen actions, and
-    set in ``reached`` the bit of every acting state that some mass reaches.
+    set in ``reached`` the bit of every acting state that some mass reaches, until less than
+    ``push_tol`` of the mass is still in play.
 
     The first roll's mass sits on the full states; each pass ends the turn where it stops (or
     busts), moves the rest to the kept nodes and rolls it down the lattice to the next full
@@ -406,7 +428,7 @@ def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed,
                 if has_protect:
                     dist[bonus_out[act_keep[a]]] += w * bonus_p[off * n_nodes + node]
         first = False
-        if left < 1e-16:
+        if left < push_tol:
             break
         for m in range(modes):
             base = m * n_nodes
