@@ -6,7 +6,6 @@ two actions (``flight``, ``fright+slumber``). A card with two faces is played as
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 
@@ -97,10 +96,6 @@ def parse_hand(text: str | list[str], model: Rules | None = None) -> list[Card]:
     return cards
 
 
-def hand_text(cards: list[Card]) -> str:
-    return ",".join(c.name for c in cards)
-
-
 def deck(model: Rules | None = None) -> list[Card]:
     """The 99 cards: 48 single and 6 double terrain cards, 45 action cards (assumed counts)."""
     model = model or rules()
@@ -116,8 +111,3 @@ def deck(model: Rules | None = None) -> list[Card]:
 
 def deck_counts(model: Rules | None = None) -> Counter:
     return Counter(c.name for c in deck(model))
-
-
-def random_hand(rng: random.Random, size: int, model: Rules | None = None) -> list[Card]:
-    """``size`` cards drawn without replacement from a fresh deck."""
-    return rng.sample(deck(model), size)

@@ -16,14 +16,12 @@ clockwise neighbour on the coast. Their colour order is part of the reconstructi
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 from ortools.sat.python import cp_model
 
 from solver.dragon import geometry as geo
-from solver.dragon.board import BOARD_FILE, Island, board_toml, island_from_data
+from solver.dragon.board import Island, island_from_data
 from solver.dragon.model import Rules, rules
-from solver.util import atomic_write_text
 
 # Clockwise from the top-right corner. The three-player pairs of the rulebook's appendix
 # (red+grey, green+blue, brown+yellow) sit side by side.
@@ -134,13 +132,6 @@ def build_island(model: Rules | None = None) -> tuple[Island, dict]:
         },
     }
     return island_from_data(data, "layout model", model), figures
-
-
-def write_board(path: Path = BOARD_FILE) -> dict:
-    """Solve and write the board file; return the model's figures."""
-    island, figures = build_island()
-    atomic_write_text(path, board_toml(island, HEADER))
-    return figures
 
 
 def same_colour_pairs(island: Island, dist: int = 1) -> int:

@@ -104,9 +104,6 @@ class Position:
         return self
 
     # -- queries ------------------------------------------------------------------------
-    def occupants(self, v: int) -> list[Hunter]:
-        return sorted((h for h in self.hunters.values() if h.at == v), key=lambda h: h.colour)
-
     def with_hunter(self, hunter: Hunter) -> Position:
         hunters = dict(self.hunters)
         hunters[hunter.colour] = hunter

@@ -103,9 +103,6 @@ class DiceSpace:
         """Node ids of many count vectors (rows); entries must be valid."""
         return self._lookup[np.asarray(counts, dtype=np.int64) @ self._weights()]
 
-    def node_counts(self, node: int) -> tuple[int, ...]:
-        return tuple(int(c) for c in self.counts[node])
-
     # ---- probability ----------------------------------------------------------------------
     @cache  # noqa: B019 - the space is immutable and cached itself
     def roll_weights(self) -> np.ndarray:

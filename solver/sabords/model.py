@@ -44,16 +44,9 @@ class TurnModel:
     def skull(self) -> int:
         return self.rules.face(self.rules.skull)
 
-    def position(self, node: int) -> int:
-        """Position in ``space.full`` of a full-size node id."""
-        return int(node - self.space.full[0])
-
     def first_roll_landing(self, values: np.ndarray) -> np.ndarray:
         """Payoff of each possible first roll, given mode-0 state values (live or terminal)."""
         return np.where(self.first_island, self.island_value, values)
-
-    def modes_after(self) -> int:
-        return self.problem.modes
 
 
 def _mode_count(card: Card) -> int:

@@ -25,11 +25,6 @@ class Objective:
         return f"reach:{self.target}" if self.kind == "reach" else self.kind
 
     @property
-    def integral(self) -> bool:
-        """Payoffs are whole numbers (so exact certificates need no scaling)."""
-        return True
-
-    @property
     def label(self) -> str:
         """What a value under this objective is, for a column header."""
         return {"points": "E[points]", "margin": "E[margin]"}.get(self.kind,
