@@ -19,6 +19,7 @@ from solver.dragon.position import Hunter, Position, opening
 from solver.dragon.route import RouteQuery
 from solver.dragon.route_search import search_route
 from solver.util import PROOFS_DIR
+from tests.fresh_process import run_fresh
 
 ISL = default_island()
 
@@ -146,10 +147,16 @@ def test_after_turn_bookkeeping():
         assert ISL.kind[pos3.hunters["blue"].at] == "boat"
 
 
-def test_a_game_is_deterministic_and_every_position_is_legal():
+def test_a_game_is_deterministic_and_every_position_is_legal(tmp_path):
+    """Game 0 played twice, the second time in a fresh process, gives the same record."""
     seen = []
     first = play_game(0, on_turn=lambda q: seen.append(q.position.validate())).to_json()
-    assert first == play_game(0).to_json()
+    out = tmp_path / "game.json"
+    run_fresh("import json\nfrom pathlib import Path\n"
+              "from solver.dragon.play import play_game\n"
+              f"Path({str(out)!r}).write_text(json.dumps(play_game(0).to_json()))\n",
+              tmp_path / "fresh-cache")
+    assert json.loads(json.dumps(first)) == json.loads(out.read_text())
     assert first["ended"] and first["turns"] > 0 and seen
     for name in first["arises"]:
         assert first["decides"][name] <= first["arises"][name]

@@ -9,14 +9,20 @@ from solver.dragon.board import default_island
 from solver.dragon.position import opening
 from solver.dragon.simulate import blank, simulate
 from solver.dragon.svg import draw_board
+from tests.fresh_process import run_fresh
 
 
 def test_write_reports_twice_gives_identical_files(tmp_path, monkeypatch):
+    """The reports of two runs are byte-identical, the second run in a fresh process."""
     monkeypatch.setattr(reports, "GAMES", 2)
     monkeypatch.setattr(reports, "PROOFS_DIR", tmp_path / "proofs")
     first, second = tmp_path / "a", tmp_path / "b"
     reports.write_reports(first)
-    reports.write_reports(second)
+    run_fresh("from pathlib import Path\n"
+              "from solver.dragon import reports\n"
+              "reports.GAMES = 2\n"
+              f"reports.PROOFS_DIR = Path({str(tmp_path / 'proofs')!r})\n"
+              f"reports.write_reports(Path({str(second)!r}))\n", tmp_path / "fresh-cache")
     files = sorted(p.name for p in (first / "dracheninsel").iterdir())
     assert files == ["README.md", "board.svg", "example-route.svg", "summary.json", "turns.svg"]
     for name in files:

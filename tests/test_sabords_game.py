@@ -13,6 +13,7 @@ from solver.sabords.game_points import points_distribution
 from solver.sabords.model import build_model
 from solver.sabords.rules import load_rules
 from tests import sabords_game_sim as sim
+from tests.fresh_process import run_fresh
 
 TARGET, LOW = 600, -300
 
@@ -167,16 +168,14 @@ def test_the_lowest_score_bound_is_a_probability_that_shrinks_with_the_floor():
 
 def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     """The report writer on a small game (eight dice, target 500, lowest score -300): every
-    file, the verifier's fields, the proof re-verified, and a second run byte-identical."""
+    file, the verifier's fields, the proof re-verified, and a second run, in a fresh process
+    with an empty cache, byte-identical (the proof too)."""
     import json
 
     from solver.sabords.game_report import check_proof, write_game_reports
 
-    def write(folder):
-        write_game_reports(folder / "reports", folder / "proofs", target=500, others=(400,),
-                           low=-300, games=2000, deep_low=-600)
-
-    write(tmp_path / "one")
+    write_game_reports(tmp_path / "one" / "reports", tmp_path / "one" / "proofs", target=500,
+                       others=(400,), low=-300, games=2000, deep_low=-600)
     reports = tmp_path / "one" / "reports"
     doc = json.loads((reports / "game.json").read_text())
     assert set(doc["readings"]) >= {"endgame-new-final-round", "ties-extra-round",
@@ -194,13 +193,21 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     assert "lowest score at -600" in text
     proof = tmp_path / "one" / "proofs" / "sabords" / "game-500.json"
     assert check_proof(proof) == []
+    first_proof = proof.read_bytes()
     broken = json.loads(proof.read_text())
     broken["normal"][3][2] += 1e-6
     proof.write_text(json.dumps(broken))
     assert check_proof(proof) and "normal" in check_proof(proof)[0]
-    write(tmp_path / "two")
+    # the second run in a fresh process with an empty cache: every table solved again
+    two = tmp_path / "two"
+    run_fresh("from pathlib import Path\n"
+              "from solver.sabords.game_report import write_game_reports\n"
+              f"write_game_reports(Path({str(two / 'reports')!r}), Path({str(two / 'proofs')!r}),"
+              " target=500, others=(400,), low=-300, games=2000, deep_low=-600)\n",
+              tmp_path / "fresh-cache")
     for name in ("game.json", "game.md", "game-heat-map.png"):
-        assert (reports / name).read_bytes() == (tmp_path / "two" / "reports" / name).read_bytes()
+        assert (reports / name).read_bytes() == (two / "reports" / name).read_bytes(), name
+    assert (two / "proofs" / "sabords" / "game-500.json").read_bytes() == first_proof
 
 
 def test_a_readings_policy_cost_is_zero_against_itself_and_never_negative(five):
