@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-from solver.dragon.bench import queries
 from solver.dragon.board import default_island
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery
 from solver.dragon.route_cpsat import CpRouter
 from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay
+from tests.dragon_pinned import pinned
 from tests.test_dragon_route_vs_search import instances
 
 
@@ -71,7 +71,7 @@ def test_a_token_whose_source_ends_the_turn_was_paid_for_there():
     which then held the continuation's tile: that entry is paid. Entering g free (as the
     relaxation once allowed) put its bound at 17 (two fields still to go, three cards) where
     the best route with a swap is worth 18 (four cards)."""
-    q = queries(200, 1)[71]  # grey hunter: flight, two Zerstörende Kräfte, forest+desert
+    q = pinned("bench-1-71")  # grey hunter: flight, two Zerstörende Kräfte, forest+desert
     relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
     relaxed.solve()
     best = cp_route(q)  # a real route with two swaps, worth 18: the bound cannot exceed it
@@ -87,7 +87,7 @@ def test_a_chained_source_leaves_no_joker_off_its_first_swap():
     -1,1 (water). The relaxation once let it, because -1,1 is another field beside -2,2 that
     could have been the first swap's partner: its bound on routes with two swaps was 3, below
     the real optimum 4."""
-    q = queries(200, 11)[187]  # flight, two Zerstörende Kräfte, Weite Reise, water, fright
+    q = pinned("bench-11-187")  # flight, two Zerstörende Kräfte, Weite Reise, water, fright
     relaxed = CpRouter(q, relax_swaps=True, min_swaps=2)
     relaxed.solve()
     best = cp_route(q)
@@ -103,7 +103,7 @@ def test_the_first_field_is_no_source_for_the_step_straight_off_it():
     fields short, four cards; the exhaustive search agrees, in about a minute), and CP-SAT's
     full model reached its work limit without proving that route (seed 8 #164 of the bench's
     generator)."""
-    q = queries(200, 8)[164]  # flight, Tosende Elemente, volcano, Zerstörende Kräfte, ...
+    q = pinned("bench-8-164")  # flight, Tosende Elemente, volcano, Zerstörende Kräfte, ...
     relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
     relaxed.solve()
     best = cp_route(q)
@@ -119,7 +119,7 @@ def test_free_tiles_travel_one_field_per_swap():
     at 4 (the boat, four cards) where the best is 17 (one field short, three cards), and
     CP-SAT's full model took a minute to prove it (seed 2 #43). Counting how far free tiles
     must travel (``route_travel``) puts the bound at 17."""
-    assert _bounds_and_best(queries(200, 2)[43]) == (4, 17, ((1, 3), False))
+    assert _bounds_and_best(pinned("bench-2-43")) == (4, 17, ((1, 3), False))
 
 
 def test_a_free_tile_that_left_leaves_its_field_unfree():
@@ -128,7 +128,7 @@ def test_a_free_tile_that_left_leaves_its_field_unfree():
     volcano tile of 1,-3 paid for jokers on 1,-2 and 2,-3 while the pair walked 1,-2, 1,-3,
     2,-3 and entered 1,-3 free: but once its tile has left, 1,-3 holds another. Counting
     that, the bound on routes with a swap rises from 4 to 5."""
-    assert _bounds_and_best(queries(200, 13)[125]) == (4, 5, ((0, 5), True))
+    assert _bounds_and_best(pinned("bench-13-125")) == (4, 5, ((0, 5), True))
 
 
 def _bounds_and_best(q: RouteQuery) -> tuple:

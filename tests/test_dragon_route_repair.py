@@ -1,13 +1,13 @@
 """Repair turns a relaxed route (swap cards paying like jokers) into a real one that the move
 generator accepts; a failed repair costs the router a full round, so the cases it must handle
-are pinned here on a seeded bench position."""
+are pinned here on bench positions stored as data (tests/data/dracheninsel)."""
 
 from __future__ import annotations
 
-from solver.dragon.bench import queries
 from solver.dragon.route_cpsat import CpRouter
 from solver.dragon.route_repair import repair
 from solver.dragon.route_search import replay
+from tests.dragon_pinned import pinned
 from tests.test_dragon_route_relax import _waiting_position
 
 
@@ -20,7 +20,7 @@ def test_a_source_that_a_later_joker_refills():
     route, which the second joker then refills from beside it. The only free tile beside
     the first joker's field lies there, so refusing every field the route still uses (as
     repair once did) found no swap at all."""
-    q = queries(200, 7)[123]  # grey hunter, two Zerstörende Kräfte, Weite Reise, water
+    q = pinned("bench-7-123")  # grey hunter, two Zerstörende Kräfte, Weite Reise, water
     relaxed = CpRouter(q, relax_swaps=True, min_swaps=2)
     plan = [
         {"action": "long-journey", "card": "long-journey", "to": "boat:grey",
@@ -43,7 +43,7 @@ def test_a_far_swap_leaves_the_tile_a_later_neighbour_swap_needs():
     so the Tosende Elemente brings one. It used to take the forest on 2,-2, the only one beside
     the second joker's field 1,-1, and the Zerstörende Kräfte left for 1,-1 found none: repair
     failed and the router paid a full round (seed 10 #137: 4.0 s, now 1.5 s)."""
-    q = queries(200, 10)[137]  # flight, Zerstörende Kräfte, Tosende Elemente, water, ...
+    q = pinned("bench-10-137")  # flight, Zerstörende Kräfte, Tosende Elemente, water, ...
     relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
     plan = [
         _step("1,-4", "swap-adjacent", use="mountain"),
@@ -65,7 +65,7 @@ def test_a_token_with_nothing_left_to_free_is_left_out():
     """The relaxation may spend a swap card on a token although the route reaches the goal;
     repair leaves that token out instead of giving up on the whole route (which cost the
     router a full round)."""
-    q = queries(200, 7)[123]
+    q = pinned("bench-7-123")
     relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
     plan = [
         {"action": "long-journey", "card": "long-journey", "to": "boat:grey",
@@ -87,7 +87,7 @@ def test_a_free_tile_first_keeps_the_field_free_for_the_way_back():
     -1,0 with the pair by another joker. Realised literally, the way back finds no mountain
     tile beside -1,0. Bringing a mountain tile first (two chained swaps) keeps -1,0 free for
     the way back and saves the water card: the optimum, three cards."""
-    q = queries(200, 1)[165]  # grey hunter: flight, two Zerstörende Kräfte, water
+    q = pinned("bench-1-165")  # grey hunter: flight, two Zerstörende Kräfte, water
     relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
     plan = [
         {"action": "flight", "card": "flight", "to": "-1,0", "over": "-1,-1",
@@ -122,7 +122,7 @@ def test_a_tile_walks_three_fields_to_its_joker():
     neighbour swaps walk it there (by 2,0 and 1,1). Repair once brought a tile one or two
     fields only; it failed here, and the router found this route (five cards) only by its
     last round's full model (seed 3 #149: 10 s, now under a second)."""
-    q = queries(200, 3)[149]  # flight, three Zerstörende Kräfte, farmland, curse+betrayal
+    q = pinned("bench-3-149")  # flight, three Zerstörende Kräfte, farmland, curse+betrayal
     relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
     plan = [
         {"action": "flight", "card": "flight", "to": "0,2", "over": "0,3",
