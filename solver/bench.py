@@ -1,7 +1,7 @@
 """``make bench``: print each game's speed figures (never asserted in tests).
 
-Usage: ``python -m solver.bench [GAME ...]``. Also holds the timing helpers the games'
-benchmarks share.
+Usage: ``python -m solver.bench [PART ...]`` (names or aliases of
+:data:`solver.games.PARTS`). Also holds the timing helpers the games' benchmarks share.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from solver.games import GAMES, load, select
+from solver.games import select
 
 
 def warm_cache_wall_times(command: list[str], warm_up: list[str], runs: int) -> list[float]:
@@ -37,12 +37,11 @@ def median_and_worst(walls: list[float]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    names = select(argv)
-    for name in names:
-        if "bench" not in GAMES[name]:
+    for part in select(argv):
+        if not part.bench:
             continue
-        print(f"== {GAMES[name]['title']}")
-        load(GAMES[name]["bench"])()
+        print(f"== {part.title}")
+        part.hook("bench")()
         print()
     return 0
 

@@ -49,7 +49,7 @@ def cache(ctx: click.Context, as_json: bool) -> None:
                f"(limit {_size(size_limit())})")
     if not found:
         return
-    from solver.armada.text import table
+    from solver.text import table
 
     rows = [[e.kind, e.label, _size(e.size), time.strftime("%Y-%m-%d %H:%M",
              time.localtime(e.used)), e.status] for e in reversed(found)]

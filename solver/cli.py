@@ -6,37 +6,36 @@ that ``treasure sabords hold`` does not pay for OR-Tools or networkx at start-up
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
 import click
 
+from solver.games import PARTS, find
 from solver.util import InputError
 
-# name -> "module:attribute" of a click command or group
-SUBCOMMANDS = {
-    "sabords": ("solver.sabords.cli:sabords", "Mille Sabords: score, hold, value."),
-    "armada": ("solver.armada.cli:armada", "Gold Armada: hold, value, whole-game solve."),
-    "dragon": ("solver.dragon.cli:dragon", "Die Dracheninsel: board, layout, route, patrol."),
-    "cache": ("solver.cache_cli:cache", "The disk cache of solved tables: show, clear."),
-    "check": ("solver.rules.cli:check", "The rules verifier: editions, invariants, certificates."),
-    "serve": ("solver.web.serve:serve", "The table companion: web pages and a JSON API."),
-}
+# the registry's parts that have a command, by name (solver.games)
+SUBCOMMANDS = {p.name: p for p in PARTS if p.command}
 
 
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on first use."""
+    """A click group whose subcommands are the registry's parts, imported on first use; a
+    part's aliases (any case) reach it too."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(SUBCOMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in SUBCOMMANDS:
+        part = find(cmd_name)
+        if part is None or not part.command:
             return None
-        target, _ = SUBCOMMANDS[cmd_name]
-        module_name, attr = target.split(":")
-        return getattr(importlib.import_module(module_name), attr)
+        return part.hook("command")
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """Usage lines name a part by its one name, whichever alias was typed."""
+        _, command, rest = super().resolve_command(ctx, args)
+        part = find(args[0])
+        return (part.name if part else None), command, rest
 
     def invoke(self, ctx: click.Context):
         """Run the command; a reader that stops early (``| head``) ends it quietly."""
@@ -47,7 +46,9 @@ class LazyGroup(click.Group):
             raise click.exceptions.Exit(0) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, SUBCOMMANDS[name][1]) for name in sorted(SUBCOMMANDS)]
+        rows = [(name, SUBCOMMANDS[name].summary + (
+            f" (also: {', '.join(SUBCOMMANDS[name].aliases)})" if SUBCOMMANDS[name].aliases
+            else "")) for name in sorted(SUBCOMMANDS)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

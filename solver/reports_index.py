@@ -9,14 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from solver.games import PARTS
 from solver.util import atomic_write_text
 
-SECTIONS = [
-    ("sabords", "Mille Sabords! / Piraten Kapern"),
-    ("armada", "Gold Armada"),
-    ("dracheninsel", "Die Dracheninsel"),
-    ("rules", "The rules verifier"),
-]
+SECTIONS = [(p.folder, p.title) for p in PARTS if p.reports]  # the registry's order
 
 
 def write_index(reports_dir: Path) -> None:

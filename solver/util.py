@@ -125,7 +125,7 @@ def variant_readings(raw: dict) -> dict[str, dict]:
 def readings_text(readings: dict[str, dict]) -> str:
     """``variants`` for people: one row per reading, what it sets and the default it
     replaces (a default reading is marked ``(default)``)."""
-    from solver.armada.text import table
+    from solver.text import table
 
     def values(d: dict) -> str:
         return ", ".join(f"{k} = {json.dumps(v)}" for k, v in d.items())

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from solver.dragon.ambiguity import _check_rows, fits, measure, situations
-from solver.dragon.model import rule_variants
+from solver.dragon.rules import rule_variants
 
 VARIANT = "long-journey-stacking=single"
 

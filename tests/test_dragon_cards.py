@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from solver.dragon.cards import Card, deck, parse_card, parse_hand
-from solver.dragon.model import parse_variant_options, resolve_variants, rules, variant_names
+from solver.dragon.rules import parse_variant_options, resolve_variants, rules, variant_names
 from solver.util import InputError
 
 

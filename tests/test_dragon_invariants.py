@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from solver.dragon import invariants
-from solver.dragon.model import MODEL_DIR
+from solver.dragon.rules import MODEL_DIR
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,11 @@ import pytest
 from solver.dragon.ambiguity import PLAY_FILE, _query, in_play, verify_play
 from solver.dragon.board import default_island
 from solver.dragon.cards import parse_hand
-from solver.dragon.model import rule_variants
 from solver.dragon.play import SEED, after_turn, arises, count_turn, play_game, share
 from solver.dragon.position import Hunter, Position, opening
 from solver.dragon.route import RouteQuery
 from solver.dragon.route_search import search_route
+from solver.dragon.rules import rule_variants
 from solver.util import PROOFS_DIR
 from tests.fresh_process import run_fresh
 

@@ -9,20 +9,25 @@ from solver.dragon.board import default_island
 from solver.dragon.position import opening
 from solver.dragon.simulate import blank, simulate
 from solver.dragon.svg import draw_board
+from solver.games import SolveRun
 from tests.fresh_process import run_fresh
 
 
 def test_write_reports_twice_gives_identical_files(tmp_path, monkeypatch):
-    """The reports of two runs are byte-identical, the second run in a fresh process."""
+    """The reports of two runs are byte-identical, the second run in a fresh process; the
+    paths are the run's (the same proofs folder for both: the README names its certificates'
+    paths), and the invariants are proved once per run (the run's step)."""
     monkeypatch.setattr(reports, "GAMES", 2)
-    monkeypatch.setattr(reports, "PROOFS_DIR", tmp_path / "proofs")
     first, second = tmp_path / "a", tmp_path / "b"
-    reports.write_reports(first)
+    run = SolveRun(first, tmp_path / "proofs")
+    reports.write_reports(run)
+    assert list(run.proved) == ["dracheninsel"]
     run_fresh("from pathlib import Path\n"
               "from solver.dragon import reports\n"
+              "from solver.games import SolveRun\n"
               "reports.GAMES = 2\n"
-              f"reports.PROOFS_DIR = Path({str(tmp_path / 'proofs')!r})\n"
-              f"reports.write_reports(Path({str(second)!r}))\n", tmp_path / "fresh-cache")
+              f"reports.write_reports(SolveRun(Path({str(second)!r}), "
+              f"Path({str(tmp_path / 'proofs')!r})))\n", tmp_path / "fresh-cache")
     files = sorted(p.name for p in (first / "dracheninsel").iterdir())
     assert files == ["README.md", "board.svg", "example-route.svg", "summary.json", "turns.svg"]
     for name in files:

@@ -89,7 +89,7 @@ def hold(state, rolls_left, objective, show_all, no_cache, as_json, board_file, 
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
-    from solver.armada.text import table
+    from solver.text import table
     from solver.util import distinguishing_digits
 
     best = result["best"]
@@ -141,7 +141,7 @@ def value(state, objective, no_cache, as_json, board_file, variants) -> None:
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
-    from solver.armada.text import table
+    from solver.text import table
 
     click.echo(result["board"])
     click.echo(f"{state}: expected {result['expected']:.4f}  [{objective}: {result['meaning']}]")

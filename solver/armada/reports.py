@@ -14,8 +14,9 @@ from solver.armada.picture import board_svg
 from solver.armada.rules import load_rules, variant_names
 from solver.armada.simulate import self_play
 from solver.armada.tables import load_table
-from solver.armada.text import table
 from solver.armada.turn import analyse
+from solver.games import SolveRun
+from solver.text import table
 from solver.util import atomic_write_text, dumps_json, fmt_float
 
 FILES = {
@@ -170,9 +171,9 @@ def requirement_report(game: Game) -> tuple[dict, str, list[list[float]]]:
     return {"board": game.board.label, "requirements": data}, "\n".join(md), meet
 
 
-def write_reports(reports_dir: Path) -> None:
-    """Write every Gold Armada report into ``reports_dir / 'armada'``."""
-    out = Path(reports_dir) / "armada"
+def write_reports(run: SolveRun) -> None:
+    """Write every Gold Armada report into ``run.reports_dir / 'armada'``."""
+    out = Path(run.reports_dir) / "armada"
     game = default_game()
     req_json, req_md, meet = requirement_report(game)
     choice_json, choice_md = choice_report(game)

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from solver.dragon import geometry as geo
-from solver.dragon.model import MODEL_DIR, Rules, rules
+from solver.dragon.rules import MODEL_DIR, Rules, rules
 from solver.util import InputError, read_toml
 
 BOARD_FILE = MODEL_DIR / "board.toml"

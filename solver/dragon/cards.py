@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from solver.dragon.model import Rules, rules
+from solver.dragon.rules import Rules, rules
 from solver.util import InputError, normalise_name
 
 

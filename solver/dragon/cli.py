@@ -34,7 +34,7 @@ def _load(board: str | None, position: str | None):
 def _variants(items: tuple[str, ...]) -> dict[str, str]:
     """``--variant NAME`` (a name from ``treasure dragon variants``, e.g.
     flight-from-boat-forbidden; NAME=CHOICE works too) -> every rule point's reading."""
-    from solver.dragon.model import resolve_variants, rules
+    from solver.dragon.rules import resolve_variants, rules
 
     readings = _readings(rules())
     names = {normalise_name(name): spec["sets"] for name, spec in readings.items()}
@@ -231,13 +231,13 @@ def _route_text(island, q, result) -> str:
     if not result.optimal:
         lines.append("(the solver's work limit was reached: the best route found, not proved "
                      "optimal)")
-    rows = [("#", "action", "card", "to", "details")]
-    for i, s in enumerate(result.plan, 1):
-        rows.append((str(i), s["action"], s.get("card") or "-", s["to"], _details(s)))
-    widths = [max(len(r[k]) for r in rows) for k in range(5)]
+    from solver.text import table
+
+    rows = [(str(i), s["action"], s.get("card") or "-", s["to"], _details(s))
+            for i, s in enumerate(result.plan, 1)]
     lines.append("")
-    for r in rows:
-        lines.append("  ".join(r[k].ljust(widths[k]) for k in range(5)).rstrip())
+    lines.append(table(("#", "action", "card", "to", "details"), rows, "lllll",
+                       rule=False).rstrip("\n"))
     return "\n".join(lines)
 
 
@@ -297,17 +297,16 @@ def patrol(hunter, against, board_file, position_file, variants, method, as_json
             else f"set a dragon on {result.to}")
     click.echo(f"{colour} plays Drachenpatrouille: {what} "
                f"(+{result.increase} card(s) for the opponents; {result.options} placements)")
-    rows = [("hunter", "before", "after", "more")]
+    from solver.text import table
+
+    rows = []
     for c in sorted(result.before):
         b, a = result.before[c], result.after[c]
         rows.append((c, _cards(b, CAP), _cards(a, CAP), f"+{a - b}"))
     if result.own_before is not None:
         rows.append((f"{colour} (you)", _cards(result.own_before, CAP),
                      _cards(result.own_after, CAP), f"+{result.own_after - result.own_before}"))
-    widths = [max(len(r[k]) for r in rows) for k in range(4)]
-    for r in rows:
-        click.echo("  ".join(r[k].rjust(widths[k]) if k else r[k].ljust(widths[k])
-                             for k in range(4)))
+    click.echo(table(("hunter", "before", "after", "more"), rows, "lrrr", rule=False), nl=False)
 
 
 def _cards(n: int, cap: int) -> str:
@@ -324,7 +323,7 @@ def variants(as_json) -> None:
     Example:
       treasure dragon route --hunter red --hand flight,forest --variant flight-from-boat-forbidden
     """
-    from solver.dragon.model import rules
+    from solver.dragon.rules import rules
 
     readings = _readings(rules())
     if as_json:
@@ -338,7 +337,7 @@ def variants(as_json) -> None:
 def _readings(model) -> dict[str, dict]:
     """Every reading of every rule variant as ``variants --json`` shows it (the same keys as
     the other games' variants)."""
-    from solver.dragon.model import rule_variants
+    from solver.dragon.rules import rule_variants
 
     out = {}
     for point, spec in rule_variants(model).items():

@@ -28,8 +28,8 @@ import networkx as nx
 from solver.dragon import geometry as geo
 from solver.dragon.board import Island, island_from_data
 from solver.dragon.cards import deck
-from solver.dragon.model import MODEL_DIR, Rules, load_rules
 from solver.dragon.position import Position, opening
+from solver.dragon.rules import MODEL_DIR, Rules, load_rules
 from solver.rules.claims import invariant_row
 from solver.util import InputError, atomic_write_text, dumps_json, read_toml
 

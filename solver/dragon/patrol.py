@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from solver.dragon.distance import distances_to_goal, entry_cost
-from solver.dragon.model import resolve_variants
 from solver.dragon.position import Position
+from solver.dragon.rules import resolve_variants
 from solver.util import InputError
 
 CAP = 40  # "cut off": more cards than any route could need

@@ -43,16 +43,15 @@ from dataclasses import dataclass, field
 
 from solver.dragon.board import Island, default_island
 from solver.dragon.cards import Card, deck, parse_card
-from solver.dragon.model import rule_variants
 from solver.dragon.position import Hunter, Position
 from solver.dragon.route import RouteQuery
 from solver.dragon.route_search import CARRY, DONE, GUARD, GUARDING, PAIR, play_out
+from solver.dragon.rules import rule_variants
 
 GAMES = 40  # simulated games (each about 30 turns)
 SEED = 7117
 PLAYERS = 4  # hunters in a game: the rulebook explains the game for four or five
 MAX_TURNS = 200  # a game that has not ended by then is stopped (reported)
-HAND = 6
 
 
 # ---- which points a turn touches ------------------------------------------------------------
@@ -128,12 +127,13 @@ class Cards:
 
     rng: random.Random
     draw: list[Card]
+    hand_size: int
     discard: list[Card] = field(default_factory=list)
     hands: dict[str, list[Card]] = field(default_factory=dict)
 
     def refill(self, colour: str) -> None:
         hand = self.hands.setdefault(colour, [])
-        while len(hand) < HAND:
+        while len(hand) < self.hand_size:
             if not self.draw:
                 self.draw, self.discard = self.discard, []
                 self.rng.shuffle(self.draw)
@@ -252,7 +252,7 @@ def play_game(index: int, seed: int = SEED, island: Island | None = None,
                      key=island.boat_colours.index)
     draw = deck(island.model)
     rng.shuffle(draw)
-    cards = Cards(rng, draw)
+    cards = Cards(rng, draw, island.model.hand_size)
     for c in colours:
         cards.refill(c)
     hunters = {c: Hunter(c, island.boat_node[c]) for c in colours}

@@ -15,7 +15,8 @@ from solver.dragon.position import opening
 from solver.dragon.route import RouteQuery
 from solver.dragon.simulate import simulate
 from solver.dragon.svg import draw_board
-from solver.util import PROOFS_DIR, atomic_write_text, dumps_json, fmt_float
+from solver.games import SolveRun
+from solver.util import atomic_write_text, dumps_json, fmt_float
 
 GAMES = 50  # journeys per simulation run
 SEED = 20240607
@@ -133,11 +134,10 @@ def _distribution(values: list[int]) -> list[str]:
     return rows
 
 
-def write_reports(reports_dir: Path) -> None:
-    """Write reports/dracheninsel/ and proofs/dracheninsel/."""
-    from solver.dragon import invariants
-
-    out = Path(reports_dir) / "dracheninsel"
+def write_reports(run: SolveRun) -> None:
+    """Write ``reports/dracheninsel/``; the invariants' rows (their certificates in
+    ``run.proofs_dir``) come from the run's invariant step."""
+    out = Path(run.reports_dir) / "dracheninsel"
     island = default_island()
     model = island.model
     print("  dracheninsel: board and distances", file=sys.stderr, flush=True)
@@ -152,7 +152,7 @@ def write_reports(reports_dir: Path) -> None:
     total = [a + b for a, b in base]
     saved = savings(sim)
     atomic_write_text(out / "turns.svg", _histogram_svg(base))
-    proofs = invariants.prove_all(PROOFS_DIR)
+    proofs = run.invariants("dracheninsel")
     summary = {
         "board": "reconstruction" if island.reconstruction else "transcription",
         "boats": boats,

@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from solver.dragon.cards import Card
-from solver.dragon.model import resolve_variants
 from solver.dragon.position import Position
+from solver.dragon.rules import resolve_variants
 from solver.util import InputError
 
 INF = 10**6  # "cannot reach the goal even with any number of terrain cards"

@@ -13,8 +13,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from solver.games import GAMES
+from solver.games import game as find_game
 from solver.rules.editions import CLASSES, load_editions, research_rules, structural_errors
-from solver.rules.games import GAMES, hook
 from solver.util import MODELS_DIR, PROOFS_DIR, REPO_ROOT, REPORTS_DIR
 
 SEEDS_DIR = REPO_ROOT.parent / "shared" / "seeds"
@@ -43,7 +44,7 @@ def game_readings(game: str, reports_dir: Path = REPORTS_DIR) -> dict:
     "delta", "decisions_changed", "decisions_total", "unit"}}}`` (decisions ``None`` where
     the states differ, as between targets); an absent file or reading
     is "not measured"."""
-    path = reports_dir / GAMES[game]["folder"] / "game.json"
+    path = reports_dir / find_game(game).folder / "game.json"
     if not path.is_file():
         return {}
     try:
@@ -55,11 +56,11 @@ def game_readings(game: str, reports_dir: Path = REPORTS_DIR) -> dict:
 
 def check_editions(game: str, models_dir: Path = MODELS_DIR, seeds_dir: Path = SEEDS_DIR,
                    reports_dir: Path = REPORTS_DIR) -> dict:
-    ed = load_editions(GAMES[game]["folder"], models_dir)
-    variants_fn = hook(game, "variants")
+    ed = load_editions(find_game(game).folder, models_dir)
+    variants_fn = find_game(game).hook("variants")
     known = set(variants_fn()) if variants_fn else None
     errors = structural_errors(ed, known, load_seeds(seeds_dir), load_research())
-    fact = hook(game, "fact")
+    fact = find_game(game).hook("fact")
     counts = []
     for check in ed.count_checks:
         computed = fact(check["check"]) if fact else None
@@ -101,26 +102,26 @@ def run_check(games: list[str] | None = None, proofs_dir: Path = PROOFS_DIR,
     step's name."""
     result: dict = {"games": {}, "ok": True}
     say = progress or (lambda _: None)
-    for game in games or list(GAMES):
-        say(f"{GAMES[game]['title']}: editions and rulebook counts")
+    for game in games or [g.name for g in GAMES]:
+        say(f"{find_game(game).title}: editions and rulebook counts")
         entry = check_editions(game, models_dir)
         errors = entry["errors"]
-        invariants = hook(game, "invariants")
-        say(f"{GAMES[game]['title']}: invariants")
+        invariants = find_game(game).hook("invariants")
+        say(f"{find_game(game).title}: invariants")
         entry["invariants"] = invariants.verify_all(proofs_dir) if invariants else []
         for row in entry["invariants"]:
             if not row["holds"]:
                 errors.append(f"{game}: invariant {row['id']} fails or its certificate "
                               f"does not verify")
-        certificates = hook(game, "certificates")
-        say(f"{GAMES[game]['title']}: certificates")
+        certificates = find_game(game).hook("certificates")
+        say(f"{find_game(game).title}: certificates")
         entry["certificates"] = certificates(proofs_dir) if certificates else {}
         for name, problems in entry["certificates"].items():
             errors += [f"{game}: certificate {name}: {p}" for p in problems[:3]]
         if not entry["certificates"] and certificates:
             errors.append(f"{game}: no certificates found (run make solve)")
-        ambiguity = hook(game, "ambiguity")
-        say(f"{GAMES[game]['title']}: variant claims (solving each reading)")
+        ambiguity = find_game(game).hook("ambiguity")
+        say(f"{find_game(game).title}: variant claims (solving each reading)")
         claims = ambiguity.verify_claims(proofs_dir) if ambiguity else []
         entry["claims_ok"] = not claims
         errors += [f"{game}: {c}" for c in claims]

@@ -26,18 +26,18 @@ def check(games, as_json) -> None:
       treasure check
       treasure check --game sabords --json
     """
+    from solver.games import GAMES
+    from solver.games import game as find_game
     from solver.rules.check import run_check
-    from solver.rules.games import GAMES
-    from solver.util import InputError, StatusLine, normalise_name
+    from solver.util import InputError, StatusLine
 
-    aliases = {"dragon": "dracheninsel", "piraten-kapern": "sabords", "mille-sabords": "sabords",
-               "gold-armada": "armada"}
     chosen = []
-    for game in games:
-        name = aliases.get(normalise_name(game), normalise_name(game))
-        if name not in GAMES:
-            raise InputError(f"unknown game {game!r}; known: {', '.join(GAMES)} (or dragon)")
-        chosen.append(name)
+    for name in games:
+        try:
+            chosen.append(find_game(name).name)
+        except KeyError:
+            raise InputError(f"unknown game {name!r}; known: "
+                             f"{', '.join(g.name for g in GAMES)} (or dragon)") from None
     with StatusLine() as status:
         result = run_check(chosen or None, progress=status)
     if as_json:
@@ -48,7 +48,7 @@ def check(games, as_json) -> None:
             held = sum(r["holds"] for r in entry["invariants"])
             certs = entry["certificates"]
             good = sum(1 for p in certs.values() if not p)
-            click.echo(f"{GAMES[game]['title']}")
+            click.echo(f"{find_game(game).title}")
             click.echo(f"  rule points   {len(entry['points'])}: {tally}")
             click.echo(f"  count checks  {sum(c['agrees'] for c in entry['count_checks'])}/"
                        f"{len(entry['count_checks'])} agree with the models")

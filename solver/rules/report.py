@@ -1,6 +1,6 @@
-"""``make solve`` for the verifier: prove every invariant, measure every variant, and write
-``reports/rules/`` (README.md with the one-page summary, consistency.md, invariants.md,
-ambiguities.md).
+"""``make solve`` for the verifier: write ``reports/rules/`` (README.md with the one-page
+summary, consistency.md, invariants.md, ambiguities.md) from the invariants and claims of the
+run's earlier steps (:class:`solver.games.SolveRun`: each is proved or measured once).
 
 ``python -m solver.rules.report`` rewrites README.md, consistency.md and ambiguities.md from the
 stored claims (``proofs/<game>/variants.json``) without solving anything again; ``make solve``
@@ -12,10 +12,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from solver.games import GAMES, SolveRun
+from solver.games import game as find_game
 from solver.rules.check import check_editions
 from solver.rules.claims import read_claims
-from solver.rules.games import GAMES, hook
-from solver.util import PROOFS_DIR, REPORTS_DIR, atomic_write_text
+from solver.util import PROOFS_DIR, atomic_write_text
 
 # The unit of each objective's number, per game.
 UNITS = {
@@ -76,7 +77,7 @@ def consistency_markdown(entries: dict[str, dict]) -> str:
              "edition's text says something the others do not). A typing slip in one language "
              "is reported, but is no class. Summaries are in English; quotes are verbatim.", ""]
     for game, entry in entries.items():
-        lines += [f"## {GAMES[game]['title']}", "", "| edition | source | language |",
+        lines += [f"## {find_game(game).title}", "", "| edition | source | language |",
                   "|---|---|---|"]
         for ed_id, spec in sorted(entry["editions"].items()):
             also = f" (also `{spec['also']}`)" if spec.get("also") else ""
@@ -155,7 +156,7 @@ def _sabords_case(card: str) -> tuple[str, str, float | None]:
 
 def _dragon_name(item: str) -> str:
     """A card or hunter by the game's own (German) name."""
-    from solver.dragon.model import rules
+    from solver.dragon.rules import rules
 
     r = rules()
     parts = []
@@ -247,7 +248,7 @@ def _turn_effect(game: str, p: dict, rows: list[dict]) -> tuple[list[str], str, 
     if game == "sabords":
         lines += _deck_average(changed)
     lines = play + lines
-    lines += _witness_lines(effect, GAMES[game]["folder"])
+    lines += _witness_lines(effect, find_game(game).folder)
     same = len(effect) - len(changed)
     if same:
         lines.append(f"\nEvery other case ({same}) is proved unchanged.")
@@ -350,7 +351,7 @@ def ambiguities_markdown(entries: dict[str, dict], measured: dict[str, list[dict
              "game end, ties, nine of a kind, the target) is measured only by a whole-game "
              "solver; until one reads it, its effect is *not measured*.", ""]
     for game, entry in entries.items():
-        lines += [f"## {GAMES[game]['title']}", ""]
+        lines += [f"## {find_game(game).title}", ""]
         rows = measured.get(game, [])
         for p in (p for p in entry["points"] if _is_open(p)):
             lines += [f"### {p['id']}: {p['topic']}", "",
@@ -396,7 +397,7 @@ def summary_markdown(entries: dict[str, dict], measured: dict[str, list[dict]]) 
             _, effect, size = effect_of(game, p, entry, measured.get(game, []))
             follows = _follows(p)
             follows_text = ", ".join(follows) if follows else "no edition (a choice)"
-            items.append((-size, game, p["id"], f"| {GAMES[game]['title'].split(' /')[0]} | "
+            items.append((-size, game, p["id"], f"| {find_game(game).title.split(' /')[0]} | "
                           f"{_cell(_at_the_table(p))} | `{p['default']}` | {follows_text} | "
                           f"{_cell(effect)} |"))
     lines = ["# Rules verifier reports", "",
@@ -450,7 +451,7 @@ def _turn_value(value: list) -> str:
 
 def stored_claims(game: str, proofs_dir: Path = PROOFS_DIR) -> list[dict]:
     """The measured rows of every variant (``proofs/<game>/variants.json``), or []."""
-    ambiguity = hook(game, "ambiguity")
+    ambiguity = find_game(game).hook("ambiguity")
     if not ambiguity:
         return []
     try:
@@ -459,22 +460,20 @@ def stored_claims(game: str, proofs_dir: Path = PROOFS_DIR) -> list[dict]:
         return []
 
 
-def write_reports(reports_dir: Path, remeasure: bool = True) -> None:
-    """Write reports/rules/; ``remeasure=False`` reuses the stored claims and invariants.md."""
-    out = reports_dir / "rules"
+def write_reports(run: SolveRun, remeasure: bool = True) -> None:
+    """Write reports/rules/ from the run's invariants and claims (steps of ``make solve`` that
+    run once, before this one; see :mod:`solver.games`); ``remeasure=False`` reuses the stored
+    claims and invariants.md."""
+    out = run.reports_dir / "rules"
     entries, invariant_rows, measured = {}, [], {}
-    for game in GAMES:
+    for game in [g.name for g in GAMES]:
         print(f"  verifier: {game} ...", file=sys.stderr, flush=True)
-        entries[game] = check_editions(game, reports_dir=reports_dir)
+        entries[game] = check_editions(game, reports_dir=run.reports_dir)
         if not remeasure:
-            measured[game] = stored_claims(game)
+            measured[game] = stored_claims(game, run.proofs_dir)
             continue
-        invariants = hook(game, "invariants")
-        if invariants:
-            invariant_rows += invariants.prove_all(PROOFS_DIR)
-        ambiguity = hook(game, "ambiguity")
-        if ambiguity:
-            measured[game] = ambiguity.measure_all(PROOFS_DIR)
+        invariant_rows += run.invariants(game)
+        measured[game] = run.claims(game)
     atomic_write_text(out / "consistency.md", consistency_markdown(entries))
     if remeasure:
         atomic_write_text(out / "invariants.md", invariants_markdown(invariant_rows))
@@ -483,4 +482,4 @@ def write_reports(reports_dir: Path, remeasure: bool = True) -> None:
 
 
 if __name__ == "__main__":
-    write_reports(REPORTS_DIR, remeasure=False)
+    write_reports(SolveRun(), remeasure=False)

@@ -64,6 +64,7 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
     from solver.sabords.scoring import (
         bust_outcomes,
         island_count,
+        island_loss,
         stop_outcomes,
     )
 
@@ -82,8 +83,8 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
                 f"an Island of Skulls turn has at least {rules.island_skulls} skulls; "
                 f"these dice show {count}"
             )
-        void = the_card.island_sabre_void and counts[rules.face(rules.sabre)] > 0
-        loss = 0 if void else rules.island_penalty * count * the_card.multiplier
+        loss = island_loss(count, the_card, rules,
+                           sabre_showing=bool(counts[rules.face(rules.sabre)] > 0))
         result.update(score=0, opponents=-loss, bust=False, chest=False)
     elif skulls >= rules.bust_skulls:
         out = bust_outcomes(counts, the_card, rules)
@@ -115,16 +116,9 @@ def _print_pairs(pairs) -> None:
 
 
 def _print_table(headers, rows, align) -> None:
-    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows, strict=True)]
-    def line(cells):
-        return "  ".join(
-            str(c).rjust(w) if a == "r" else str(c).ljust(w)
-            for c, w, a in zip(cells, widths, align, strict=True)
-        ).rstrip()
-    click.echo(line(headers))
-    click.echo("  ".join("-" * w for w in widths))
-    for row in rows:
-        click.echo(line(row))
+    from solver.text import table
+
+    click.echo(table(headers, rows, align), nl=False)
 
 
 @sabords.command()

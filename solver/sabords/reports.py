@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.games import SolveRun
 from solver.sabords.certify import action_text
 from solver.sabords.dice import format_dice
 from solver.sabords.objective import Objective
@@ -210,9 +211,16 @@ def write_certificates(rules: Rules, proofs_dir: Path = PROOFS_DIR) -> list[Path
     return paths
 
 
-def write_reports(reports_dir: Path) -> None:
+def certify(proofs_dir: Path) -> None:
+    """``make solve``'s certificate step: every card's certificates under the default rules."""
+    write_certificates(load_rules(), proofs_dir)
+
+
+def write_reports(run: SolveRun) -> None:
+    """``reports/sabords/``: the turn tables and plots, then the whole game (its table, the
+    proof ``game-<target>.json``, written into ``run.proofs_dir``)."""
     rules = load_rules()
-    out = reports_dir / "sabords"
+    out = run.reports_dir / "sabords"
     out.mkdir(parents=True, exist_ok=True)
     rows = card_rows(rules)
     atomic_write_text(out / "cards.md", cards_markdown(rows, rules))
@@ -220,10 +228,9 @@ def write_reports(reports_dir: Path) -> None:
     atomic_write_text(out / "first-roll.md", first_roll_markdown(rules))
     atomic_write_text(out / "strategy.csv", strategy_csv(rules))
     _plots(rows, rules, out)
-    write_certificates(rules)
     from solver.sabords.game_report import write_game_reports
 
-    write_game_reports(out, PROOFS_DIR)
+    write_game_reports(out, run.proofs_dir)
     atomic_write_text(out / "README.md", "\n".join([
         "# Mille Sabords! / Piraten Kapern reports",
         "",

@@ -105,9 +105,17 @@ def bust_outcomes(counts: np.ndarray, card: Card, rules: Rules) -> Outcomes:
         own -= card.sabre_penalty * counts[:, rules.face(rules.sabre)]
     if card.bust_island:
         skulls = counts[:, rules.face(rules.skull)] + card.extra_skulls
-        opponents += rules.island_penalty * skulls * card.multiplier
+        opponents += island_loss(skulls, card, rules)
     false = np.zeros(rows, dtype=bool)
     return Outcomes(own * card.multiplier, opponents, false, false)
+
+
+def island_loss(skulls, card: Card, rules: Rules, sabre_showing: bool = False):
+    """What each opponent loses when an Island of Skulls turn ends on ``skulls`` counting
+    skulls (an int or an array): nothing when a sabre showing voids it (the Truce)."""
+    if card.island_sabre_void and sabre_showing:
+        return 0
+    return rules.island_penalty * skulls * card.multiplier
 
 
 def island_count(dice_skulls: int, card: Card, rules: Rules) -> int:
@@ -135,7 +143,7 @@ def island_distribution(dice_skulls: int, card: Card, rules: Rules) -> dict[int,
             clean = clean * (1 - p_sabre_given_other) ** left
         if not card.island_sabre_void:
             clean = Fraction(1)
-        loss = rules.island_penalty * skulls * card.multiplier
+        loss = island_loss(skulls, card, rules)
         dist[loss] = dist.get(loss, Fraction(0)) + prob * clean
         dist[0] = dist.get(0, Fraction(0)) + prob * (1 - clean)
 

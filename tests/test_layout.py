@@ -1,0 +1,78 @@
+"""The package's layout rules (solver/README.md), checked on every module's imports, and the
+registry's hooks, each resolved."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from solver.games import GAMES, PARTS, find, game
+
+ROOT = Path(__file__).resolve().parent.parent / "solver"
+GAME_PACKAGES = {"sabords", "armada", "dragon"}
+# what a game may import besides itself: the engine, the shared helpers, the registry, the
+# benchmark helpers, and the verifier's storage of verdicts
+GAME_MAY_IMPORT = {"solver.engine", "solver.util", "solver.text", "solver.cache",
+                   "solver.games", "solver.bench", "solver.rules.claims",
+                   "solver.rules.editions"}
+
+
+def _imports(path: Path) -> list[str]:
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return [n for n in names if n == "solver" or n.startswith("solver.")]
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def test_the_engine_imports_no_game():
+    for path in (ROOT / "engine").glob("*.py"):
+        for name in _imports(path):
+            assert _under(name, "solver.engine"), f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize("package", sorted(GAME_PACKAGES))
+def test_a_game_imports_no_other_game(package):
+    for path in (ROOT / package).glob("*.py"):
+        for name in _imports(path):
+            allowed = _under(name, f"solver.{package}") or any(
+                _under(name, a) for a in GAME_MAY_IMPORT)
+            assert allowed, f"solver/{package}/{path.name} imports {name}"
+
+
+def test_the_registry_imports_no_part_until_a_hook_is_used():
+    assert _imports(ROOT / "games.py") == ["solver.util"]
+
+
+def test_every_hook_resolves_to_the_shape_its_field_promises():
+    for part in PARTS:
+        for field in ("command", "reports", "bench"):
+            if getattr(part, field):
+                assert callable(part.hook(field)), (part.name, field)
+    for g in GAMES:
+        assert (ROOT.parent / "models" / g.folder).is_dir(), g.name
+        assert callable(g.hook("variants")) and callable(g.hook("fact"))
+        assert callable(g.hook("invariants").prove_all)
+        assert callable(g.hook("invariants").verify_all)
+        assert callable(g.hook("ambiguity").measure_all)
+        assert callable(g.hook("ambiguity").verify_claims)
+        for field in ("certify", "certificates"):
+            assert getattr(g, field) is None or callable(g.hook(field)), (g.name, field)
+
+
+def test_one_name_per_part_any_case_any_alias():
+    assert find("Dragon") is find("dracheninsel") is game("DIE_DRACHENINSEL")
+    assert find("Piraten Kapern") is game("sabords")
+    assert find("rules") is find("check") and find("chess") is None
+    names = [p.name for p in PARTS] + [a for p in PARTS for a in p.aliases]
+    assert len(names) == len(set(names))
+    with pytest.raises(KeyError):
+        game("serve")
