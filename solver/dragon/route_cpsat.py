@@ -30,8 +30,6 @@ from solver.dragon.route_relax import (
 )
 from solver.dragon.route_travel import ANY_TILE, token_travel, travels
 
-REM_WEIGHT = 7
-
 
 def terrain_classes(q: RouteQuery, merge: bool = True) -> list[list[int]]:
     """The real terrains (indices into the model's terrains) grouped into classes a route
@@ -103,6 +101,7 @@ class CpRouter:
         pos = q.position
         isl = self.isl = pos.island
         self.model_data = isl.model
+        self.dragons_in_play = int(isl.model.components["dragons_in_play"])
         self.T = isl.treasure
         self.var = q.variants
         me = pos.hunters[q.hunter]
@@ -187,7 +186,7 @@ class CpRouter:
             if self.var["long-journey-stacking"] == "single":
                 m.Add(sum(self.lj.values()) <= 1)
         self.rm = {}
-        patrol_cost = 1 if len(self.dragons) == 2 else 2
+        patrol_cost = 1 if len(self.dragons) == self.dragons_in_play else 2
         if self.count["patrol"] >= patrol_cost:
             for d in self.dragons:
                 self.rm[d] = m.NewBoolVar(f"rm{d}")
@@ -248,7 +247,10 @@ class CpRouter:
         return sum(n for _, n in self.kinds)
 
     def objective_expr(self):
-        return REM_WEIGHT * (self.rem + self.ended) + self.cards_used
+        """Cards still needed first, cards spent second: a turn spends at most a hand's
+        cards, so one card still needed weighs a hand plus one (the rules' hand size)."""
+        weight = int(self.model_data.hand_size) + 1
+        return weight * (self.rem + self.ended) + self.cards_used
 
     def _open(self, v: int):
         """May v be entered (by a move)? 0, 1, or a linear expression of choices.
@@ -678,7 +680,7 @@ class CpRouter:
             sum(L.flights.values()) + sum(L.leave_flights.values()) for L in self.layers)
         demand["swap-any"] = sum(s[1] for s in self.stay_swap if s[1] is not None)
         demand["swap-adjacent"] = sum(s[0] for s in self.stay_swap)
-        patrol_cost = 1 if len(self.dragons) == 2 else 2
+        patrol_cost = 1 if len(self.dragons) == self.dragons_in_play else 2
         demand["patrol"] = patrol_cost * sum(self.rm.values())
         if self.relax:
             # a swap card may take one paid field off the continuation instead

@@ -67,7 +67,7 @@ class PlanReader:
         touched = self._touched_cells()
         places = self._dragon_places(touched)
         removed = [d for d in r.dragons if val(r.rm.get(d, 0))]
-        if removed and len(r.dragons) < 2:
+        if removed and len(r.dragons) < r.dragons_in_play:
             plan.append(step("patrol", here, take("patrol"), place=places.pop(0)))
         for d in removed:
             plan.append(step("patrol", here, take("patrol"), dragon=names[d], place=places.pop(0)))

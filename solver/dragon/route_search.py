@@ -31,6 +31,7 @@ class TurnSearch:
         isl = pos.island
         model = isl.model
         self.q, self.isl = q, isl
+        self.dragons_in_play = int(isl.model.components["dragons_in_play"])
         self.T = isl.treasure
         self.me = q.hunter
         self.terrains = model.terrains
@@ -214,12 +215,12 @@ class TurnSearch:
                                 swap=[isl.names[f], isl.names[g]])
                     out.append((desc, (pos, mode, partner, leav, left, lj, tuple(nt), dragons,
                                        harmless, hunters), 1))
-        # Drachenpatrouille: the first two place dragons, later ones move one
+        # Drachenpatrouille: the first cards place dragons (two in play), later ones move one
         for k in self.with_use["patrol"]:
             if cards[k] == 0:
                 continue
             left = _take(cards, k)
-            if len(dragons) + harmless < 2:
+            if len(dragons) + harmless < self.dragons_in_play:
                 desc = step("patrol", here, self.kinds[k][0].name)
                 out.append((desc, (pos, mode, partner, leav, left, lj, tiles, dragons,
                                    harmless + 1, hunters), 1))

@@ -118,7 +118,7 @@ def _cards_of(plan: list[dict]) -> list[str]:
 
 def _take_turn(table: Table, pos: Position, colour: str, goal: str,
                plays: dict[str, int]) -> tuple[Position, bool]:
-    table.refill(6)
+    table.refill(pos.island.model.hand_size)
     result = best_route(RouteQuery(pos, colour, list(table.hand), goal))
     used = _cards_of(result.plan)
     if not used and not result.reachable:
