@@ -6,6 +6,7 @@ import numpy as np
 
 from solver.armada.game import Game
 from solver.armada.tables import load_table
+from solver.armada.takes import legal_takes
 from solver.armada.turn import TurnAnalysis, analyse
 from solver.util import InputError
 
@@ -102,11 +103,11 @@ def hold(game: Game, state: str, rolls_left: int, dice: str, objective: str,
 
 def _take(a: TurnAnalysis, row: int, shown: str) -> dict:
     """No rolls left: which token to take with the final dice ``row``."""
-    game, names = a.game, target_names(a.game)
+    names = target_names(a.game)
+    allowed = legal_takes(a.game, a.levels)[:, row]
     options = [{"take": names[i], "value": round(float(opt), 6)}
-               for i, opt in enumerate(a.pier_options)
-               if opt is not None and game.qualify[i, a.levels[i], row]]
-    if not options or not game.rules.must_take:
+               for i, opt in enumerate(a.pier_options) if allowed[i]]
+    if allowed[-1]:
         options.append({"take": "skull", "value": round(float(a.skull_option), 6)})
     options.sort(key=lambda o: -o["value"])
     take = names[int(a.target[row])]

@@ -21,6 +21,7 @@ from solver.armada.exact import all_states, exact_game
 from solver.armada.game import Game, default_game
 from solver.armada.rules import variant_names, with_variant
 from solver.armada.tables import load_table
+from solver.armada.takes import SKULL, legal_takes
 from solver.armada.turn import analyse
 from solver.rules.claims import verify_stored, write_claims
 from solver.rules.editions import unmeasured_variants
@@ -58,16 +59,13 @@ def opening_decisions_changed(default: Game, variant: Game, objective: str) -> i
     levels, skulls = default.opening
     a = analyse(default, levels, skulls, objective, tables[default])
     b = analyse(variant, levels, skulls, objective, tables[variant])
-    # the token taken on each final dice row, if the variant allows it there
-    qualifies_b = np.array([variant.qualify[i, min(levels[i], variant.max_doubloons - 1)]
-                            & (levels[i] < p.doubloons)
-                            for i, p in enumerate(variant.board.piers)])  # (P, F)
+    # the token taken on each final dice row, if the variant allows it there (a target of
+    # SKULL = -1 reads the skull's row, the last)
+    allowed_b = legal_takes(variant, levels)
     taken = np.full(len(a.target), -np.inf)
     for k, t in enumerate(a.target.tolist()):
-        if t >= 0 and qualifies_b[t, k]:
-            taken[k] = b.pier_options[t]
-        elif t < 0 and (not variant.rules.must_take or not qualifies_b[:, k].any()):
-            taken[k] = b.skull_option
+        if allowed_b[t, k]:
+            taken[k] = b.pier_options[t] if t != SKULL else b.skull_option
     changed = int(np.sum(taken < b.final - TOL))
     # the keep with r rolls to come (r = 1 .. rolls-1 are decisions after a roll)
     for r in range(1, default.rules.rolls):

@@ -11,7 +11,8 @@ from functools import cache
 from typing import Any
 
 from solver.armada.game import OBJECTIVES, Game
-from solver.armada.turn import finals, options
+from solver.armada.takes import finals
+from solver.armada.turn import options
 
 
 def exact_turn(

@@ -4,22 +4,20 @@ chance of each way the turn can end (a pier's doubloon, or a skull).
 An *option* is a token the turn could end with: taking the next doubloon of pier ``i`` is
 worth ``value + sign * next_value``, a skull ``skull_value + sign * next_value`` (see
 :mod:`solver.armada.wholegame` for ``sign`` and the objectives). The final value of dice ``F``
-is the best option among the piers ``F`` qualifies for; a skull when none does (or, under
-``may-take-skull``, whenever it is better).
+is the best option among the tokens ``F`` may take (:mod:`solver.armada.takes`, the rule).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from solver.armada.game import OBJECTIVES, Game
+from solver.armada.takes import SKULL, finals_batch
 from solver.engine.horizon import carry
-
-SKULL = -1  # target index of the skull token
 
 Continuation = Callable[[tuple[int, ...], int], Any]  # (levels, skulls) -> value of next state
 
@@ -36,42 +34,6 @@ def options(
         nxt = levels[:i] + (levels[i] + 1,) + levels[i + 1 :]
         piers.append(pier.values[levels[i]] + sign * cont(nxt, skulls))
     return piers, game.rules.skull_value + sign * cont(levels, skulls + 1)
-
-
-def finals(
-    game: Game, levels: tuple[int, ...], piers: Sequence[Any], skull: Any
-) -> tuple[list[Any], list[int]]:
-    """Final value and chosen target (pier index or ``SKULL``) of every full dice row.
-    Works in any number type; ties go to the first pier in board order."""
-    n_full = len(game.space.full)
-    best: list[Any] = [None] * n_full
-    target = [SKULL] * n_full
-    for i, option in enumerate(piers):
-        if option is None:
-            continue
-        for k in np.flatnonzero(game.qualify[i, levels[i]]).tolist():
-            if best[k] is None or option > best[k]:
-                best[k], target[k] = option, i
-    for k in range(n_full):
-        if best[k] is None or (not game.rules.must_take and skull > best[k]):
-            best[k], target[k] = skull, SKULL
-    return best, target
-
-
-def finals_batch(
-    game: Game, levels: np.ndarray, piers: np.ndarray, skull: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`finals` for a batch in floats: ``levels`` and ``piers`` ``(B, P)`` (an empty pier's
-    option is ``-inf``), ``skull`` ``(B,)`` -> final values and targets, ``(B, F)`` each."""
-    n_piers = piers.shape[1]
-    levels = np.minimum(levels, game.max_doubloons - 1)
-    meets = game.qualify[np.arange(n_piers)[None, :], levels]  # (B, P, F)
-    cand = np.where(meets, piers[:, :, None], -np.inf)
-    target = np.argmax(cand, axis=1)
-    best = np.take_along_axis(cand, target[:, None, :], axis=1)[:, 0, :]
-    skull = skull[:, None]
-    use_skull = ~np.isfinite(best) if game.rules.must_take else (skull > best) | ~np.isfinite(best)
-    return np.where(use_skull, skull, best), np.where(use_skull, SKULL, target)
 
 
 def table_continuation(game: Game, table: np.ndarray | None) -> Continuation:

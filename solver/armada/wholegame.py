@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from solver.armada.game import OBJECTIVES, Game
+from solver.armada.takes import choose, qualify_lists
 from solver.engine.kernels import NEG, lane_args, lane_turn
 
 LANES = 32
@@ -27,30 +28,21 @@ LANES = 32
 
 @njit(cache=True)
 def _finals(
-    fin, lane, code, skulls, table, sign, values, strides, radix, ptr, rows, maxd,
-    skull_value, must_take,
+    fin, tgt, options, levels, lane, code, skulls, table, sign, values, strides, radix, ptr,
+    rows, maxd, skull_value, must_take,
 ):
-    """Fill ``fin[:, lane]``: the value of ending the turn on each final dice multiset."""
-    n_full = fin.shape[0]
-    for k in range(n_full):
-        fin[k, lane] = NEG
+    """Fill ``fin[:, lane]``: the value of ending the turn on each final dice multiset, from
+    the state's options (each pier's next doubloon, a skull) as
+    :func:`solver.armada.takes.choose` picks among them."""
     for i in range(strides.shape[0]):
         level = (code // strides[i]) % radix[i]
+        levels[i] = level
         if level >= radix[i] - 1:
-            continue
-        option = values[i, level] + sign * table[skulls, code + strides[i]]
-        slot = i * maxd + level
-        for j in range(ptr[slot], ptr[slot + 1]):
-            k = rows[j]
-            if option > fin[k, lane]:
-                fin[k, lane] = option
+            options[i] = NEG
+        else:
+            options[i] = values[i, level] + sign * table[skulls, code + strides[i]]
     skull = skull_value + sign * table[skulls + 1, code]
-    for k in range(n_full):
-        if must_take:
-            if fin[k, lane] == NEG:
-                fin[k, lane] = skull
-        elif skull > fin[k, lane]:
-            fin[k, lane] = skull
+    choose(fin[:, lane], tgt, options, levels, skull, ptr, rows, maxd, must_take)
 
 
 @njit(parallel=True, cache=True)
@@ -69,22 +61,15 @@ def _solve_layer(
         buf = np.empty((n_nodes, width))
         fin = np.empty((n_full, width))
         out = np.empty(width)
+        tgt = np.empty(n_full, dtype=np.int64)
+        options = np.empty(strides.shape[0])
+        levels = np.empty(strides.shape[0], dtype=np.int64)
         for lane in range(width):
-            _finals(fin, lane, codes[lo + lane], skulls[lo + lane], table, sign, values,
-                    strides, radix, ptr, rows, maxd, skull_value, must_take)
+            _finals(fin, tgt, options, levels, lane, codes[lo + lane], skulls[lo + lane], table,
+                    sign, values, strides, radix, ptr, rows, maxd, skull_value, must_take)
         lane_turn(buf, fin, child, below_full, cap_end, inv, rolls, stop_early, full_prob, out)
         for lane in range(width):
             table[skulls[lo + lane], codes[lo + lane]] = out[lane]
-
-
-def qualify_lists(game: Game) -> tuple[np.ndarray, np.ndarray]:
-    """CSR form of ``game.qualify``: ``rows[ptr[i*maxd + level]: ptr[...+1]]`` are the final
-    rows meeting pier ``i`` at ``level``."""
-    flat = game.qualify.reshape(-1, game.qualify.shape[-1])
-    counts = flat.sum(axis=1)
-    ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    rows = np.concatenate([np.flatnonzero(r) for r in flat]).astype(np.int64)
-    return ptr, rows
 
 
 def layers(game: Game) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -1,0 +1,120 @@
+"""Which token a final roll takes: the rule, written once.
+
+With the dice of the last roll, the player takes one token: the next doubloon of a pier the
+dice qualify for (at the pier's current level), or a skull. Under the default rules a
+qualifying pier is compulsory (``must_take``): a skull only when no pier qualifies; under
+``may-take-skull`` the skull is always allowed. Among the allowed tokens the player takes the
+best *option* (see :mod:`solver.armada.turn`); ties go to the first pier in board order, and
+a skull is taken over a pier only when it is strictly better.
+
+* :func:`legal_takes`: which tokens are allowed, for every final dice row (the command
+  line's list of takes, the verifier's "is the default's choice allowed under a variant");
+* :func:`choose`: the numba kernel that picks the best allowed token of one final dice set,
+  used by the whole-game tables (:mod:`solver.armada.wholegame`), one turn's analysis and
+  the simulation (:func:`finals_batch`);
+* :func:`finals`: the same choice in any number type (exact rationals for the tests and the
+  exact solves), written as plainly as possible so that it can check the kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from solver.armada.game import Game
+from solver.engine.kernels import NEG
+
+SKULL = -1  # target index of the skull token
+
+
+def legal_takes(game: Game, levels: Sequence[int]) -> np.ndarray:
+    """``(P + 1, F)`` booleans: may final dice row ``k`` take pier ``i``'s next doubloon (rows
+    ``0..P-1``) or a skull (row ``P``)?"""
+    piers = game.board.piers
+    rows = np.array([game.qualify[i, min(levels[i], game.max_doubloons - 1)]
+                     & (levels[i] < p.doubloons) for i, p in enumerate(piers)])
+    skull = ~rows.any(axis=0) if game.rules.must_take else np.ones(rows.shape[1], dtype=bool)
+    return np.vstack([rows, skull[None, :]])
+
+
+def qualify_lists(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """CSR form of ``game.qualify`` for the kernel: ``rows[ptr[i*maxd + level]: ptr[...+1]]``
+    are the final rows meeting pier ``i`` at ``level``."""
+    flat = game.qualify.reshape(-1, game.qualify.shape[-1])
+    counts = flat.sum(axis=1)
+    ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    rows = np.concatenate([np.flatnonzero(r) for r in flat]).astype(np.int64)
+    return ptr, rows
+
+
+@njit(cache=True)
+def choose(fin, tgt, options, levels, skull, ptr, rows, maxd, must_take):
+    """Fill ``fin`` (``(F,)``) with the value of the token each final dice row takes, and
+    ``tgt`` with its target (pier index or ``SKULL``): ``options`` per pier (``NEG`` or
+    ``-inf`` for an empty pier), the piers' ``levels``, the skull option."""
+    n_full = fin.shape[0]
+    for k in range(n_full):
+        fin[k] = NEG
+        tgt[k] = SKULL
+    for i in range(options.shape[0]):
+        option = options[i]
+        if not option > NEG:
+            continue
+        slot = i * maxd + min(levels[i], maxd - 1)
+        for j in range(ptr[slot], ptr[slot + 1]):
+            k = rows[j]
+            if option > fin[k]:
+                fin[k] = option
+                tgt[k] = i
+    for k in range(n_full):
+        if (fin[k] == NEG) if must_take else (skull > fin[k]):
+            fin[k] = skull
+            tgt[k] = SKULL
+
+
+@njit(cache=True)
+def _choose_many(final, target, options, levels, skull, ptr, rows, maxd, must_take):
+    for b in range(options.shape[0]):
+        choose(final[b], target[b], options[b], levels[b], skull[b], ptr, rows, maxd,
+               must_take)
+
+
+def finals_batch(
+    game: Game, levels: np.ndarray, piers: np.ndarray, skull: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`choose` for a batch in floats: ``levels`` and ``piers`` ``(B, P)`` (an empty
+    pier's option is ``-inf``), ``skull`` ``(B,)`` -> final values and targets, ``(B, F)``
+    each."""
+    ptr, rows = qualify_lists(game)
+    b, n_full = piers.shape[0], game.qualify.shape[-1]
+    final = np.empty((b, n_full))
+    target = np.empty((b, n_full), dtype=np.int64)
+    _choose_many(final, target, np.ascontiguousarray(piers, dtype=np.float64),
+                 np.ascontiguousarray(levels, dtype=np.int64),
+                 np.ascontiguousarray(skull, dtype=np.float64), ptr, rows,
+                 game.max_doubloons, game.rules.must_take)
+    return final, target
+
+
+def finals(
+    game: Game, levels: tuple[int, ...], piers: Sequence[Any], skull: Any
+) -> tuple[list[Any], list[int]]:
+    """Final value and chosen target (pier index or ``SKULL``) of every full dice row, in any
+    number type (``None`` for an empty pier's option)."""
+    allowed = legal_takes(game, levels)
+    n_full = allowed.shape[1]
+    best: list[Any] = [None] * n_full
+    target = [SKULL] * n_full
+    for i, option in enumerate(piers):
+        if option is None:
+            continue
+        for k in np.flatnonzero(allowed[i]).tolist():
+            if best[k] is None or option > best[k]:
+                best[k], target[k] = option, i
+    for k in np.flatnonzero(allowed[-1]).tolist():
+        if best[k] is None or skull > best[k]:
+            best[k], target[k] = skull, SKULL
+    return best, target
