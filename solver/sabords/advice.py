@@ -29,13 +29,13 @@ def turn_mode(card: Card, sorceress_used: bool, rerolled: bool) -> int:
 def _protected(sol: TurnSolution, keep_counts: np.ndarray) -> str:
     """The dice to put on Treasure Island: the kept sub-multiset (skulls left out) whose bust
     payoff is best, the largest such on ties."""
-    from solver.sabords.scoring import stop_outcomes
+    from solver.sabords.scoring import protected_outcomes
 
     model = sol.model
     ranges = [range(int(c) + 1) for c in keep_counts]
     ranges[model.skull] = range(1)
     subsets = np.array(np.meshgrid(*ranges, indexing="ij")).reshape(len(ranges), -1).T
-    out = stop_outcomes(subsets, model.card, model.rules, chest=False)
+    out = protected_outcomes(subsets, model.card, model.rules)
     payoff = model.objective.payoff(out.own, out.opponents, out.win)
     best = np.lexsort((subsets.sum(axis=1), payoff))[-1]
     return format_dice(subsets[best], model.rules)

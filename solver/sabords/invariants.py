@@ -20,6 +20,7 @@ from solver.sabords.scoring import (
     bust_outcomes,
     island_distribution,
     longest_island,
+    protected_outcomes,
     stop_outcomes,
 )
 from solver.util import InputError, atomic_write_text, dumps_json
@@ -78,14 +79,12 @@ def _outcome_table(rules: Rules) -> dict[str, list[int]]:
     dice of Treasure Island on every kept multiset, every Island loss, for every card."""
     counts, size = _all_dice(rules)
     full = counts[size == rules.dice]
-    partial = counts.copy()
-    partial[:, rules.face(rules.skull)] = 0
     table = {}
     for card in CARDS:
         c = rules.card(card)
         stop = stop_outcomes(full, c, rules)
         bust = bust_outcomes(full, c, rules)
-        prot = stop_outcomes(partial, c, rules, chest=False)
+        prot = protected_outcomes(counts, c, rules)
         island = sorted({loss for k in range(rules.dice + 1)
                          for loss in island_distribution(k, c, rules)})
         table[card] = sorted(set(stop.own.tolist()) | set(bust.own.tolist())

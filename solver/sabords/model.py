@@ -20,6 +20,7 @@ from solver.sabords.scoring import (
     bust_outcomes,
     goes_to_island,
     island_distribution,
+    protected_outcomes,
     stop_outcomes,
 )
 
@@ -149,8 +150,6 @@ def _actions(space: DiceSpace, card: Card, rules: Rules, live: np.ndarray):
 def _protect_payoffs(space: DiceSpace, card: Card, rules: Rules, objective: Objective):
     """For every node K: the best payoff of protecting a sub-multiset of K on Treasure Island
     when the roll busts (skulls protect nothing)."""
-    counts = space.counts.astype(np.int64).copy()
-    counts[:, rules.face(rules.skull)] = 0
-    protected = stop_outcomes(counts, card, rules, chest=False)
+    protected = protected_outcomes(space.counts, card, rules)
     best = objective.payoff(protected.own, protected.opponents, protected.win)
     return space.best_below(best)

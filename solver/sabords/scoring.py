@@ -93,6 +93,14 @@ def stop_outcomes(counts: np.ndarray, card: Card, rules: Rules, chest: bool = Tr
     return Outcomes(own * card.multiplier, zero, win, full)
 
 
+def protected_outcomes(counts: np.ndarray, card: Card, rules: Rules) -> Outcomes:
+    """What dice put aside on Treasure Island score when the roll busts (rows of face counts
+    of the kept dice): skulls protect nothing, and the rest scores as a partial stop."""
+    counts = np.atleast_2d(np.asarray(counts, dtype=np.int64)).copy()
+    counts[:, rules.face(rules.skull)] = 0
+    return stop_outcomes(counts, card, rules, chest=False)
+
+
 def bust_outcomes(counts: np.ndarray, card: Card, rules: Rules) -> Outcomes:
     """How a turn ends on a bust showing these dice (nothing protected)."""
     counts = np.atleast_2d(np.asarray(counts, dtype=np.int64))

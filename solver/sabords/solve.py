@@ -124,11 +124,9 @@ def points_distribution(sol: TurnSolution) -> dict[int, float]:
     values |= set(np.unique(bust_own).tolist()) | {0}
     protect_own = None
     if model.card.protect:
-        from solver.sabords.scoring import stop_outcomes
+        from solver.sabords.scoring import protected_outcomes
 
-        counts = model.space.counts.astype(np.int64).copy()
-        counts[:, model.skull] = 0
-        protect_own = stop_outcomes(counts, model.card, model.rules, chest=False).own
+        protect_own = protected_outcomes(model.space.counts, model.card, model.rules).own
         acting = sol.policy[sol.policy != STOP]
         values |= set(np.unique(protect_own[problem.act_keep[acting]]).tolist())
     values = sorted(values)

@@ -23,7 +23,7 @@ from solver.engine.outcomes import OutcomeMap
 from solver.sabords.model import TurnModel, build_model
 from solver.sabords.objective import Objective
 from solver.sabords.rules import Rules
-from solver.sabords.scoring import island_distribution, stop_outcomes
+from solver.sabords.scoring import island_distribution, protected_outcomes
 
 UNIT = 100  # every score in the game is a multiple of 100 points
 
@@ -90,9 +90,7 @@ def _card_map(model: TurnModel, rules: Rules, table: _Outcomes) -> OutcomeMap:
     end_out = np.tile(bust_idx, (model.problem.modes, 1))
     protect_out, base_out = None, -1
     if model.card.protect:
-        counts = space.counts.astype(np.int64).copy()
-        counts[:, model.skull] = 0
-        kept = stop_outcomes(counts, model.card, rules, chest=False)
+        kept = protected_outcomes(space.counts, model.card, rules)
         protect_out = table.of(kept.own, kept.opponents, kept.win)
         if len(set(bust_idx.tolist())) != 1:
             raise ValueError("Treasure Island expects every plain bust to end alike")
