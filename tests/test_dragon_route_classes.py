@@ -10,8 +10,8 @@ from solver.dragon.cards import parse_hand
 from solver.dragon.position import opening
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery
-from solver.dragon.route_cpsat import CpRouter, terrain_classes
 from solver.dragon.route_search import replay
+from solver.dragon.router.model import CpRouter, terrain_classes
 
 
 def _names(q: RouteQuery) -> list[list[str]]:
@@ -51,7 +51,7 @@ def test_merged_and_separate_terrains_give_the_same_optimum():
         result = merged.solve()
         separate.solve()
         assert merged.objective == separate.objective, [c.name for c in q.hand]
-        assert merged.nt <= separate.nt == 6
+        assert merged.n_terrains <= separate.n_terrains == 6
         assert replay(q, result.plan)[0] == result.value
         compared += 1
     assert compared >= 10

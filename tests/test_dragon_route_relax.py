@@ -12,9 +12,9 @@ import pytest
 from solver.dragon.board import default_island
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery
-from solver.dragon.route_cpsat import CpRouter
-from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay
+from solver.dragon.router.model import CpRouter
+from solver.dragon.router.rounds import cp_route
 from tests.dragon_pinned import pinned
 from tests.test_dragon_route_vs_search import instances
 
@@ -48,7 +48,7 @@ def _assert_bounds(q: RouteQuery, k: int, optimum: int) -> None:
     (79, 5, ["swap-adjacent", "swap-adjacent", "flight"]),
     (80, 6, ["swap-any", "flight"]),
     (81, 3, ["swap-adjacent", "swap-any", "flight"]),
-    # three swap cards: the free tiles' travel (``route_travel``)
+    # three swap cards: the free tiles' travel (``router.travel``)
     (83, 4, ["swap-adjacent", "swap-adjacent", "swap-adjacent", "flight"]),
     (84, 4, ["swap-adjacent", "swap-adjacent", "swap-any", "flight"]),
     # few cards that move: the goal is often out of reach, and tokens count
@@ -118,7 +118,7 @@ def test_free_tiles_travel_one_field_per_swap():
     With three swap cards the relaxation names no sources: it bounded the routes with a swap
     at 4 (the boat, four cards) where the best is 17 (one field short, three cards), and
     CP-SAT's full model took a minute to prove it (seed 2 #43). Counting how far free tiles
-    must travel (``route_travel``) puts the bound at 17."""
+    must travel (``router.travel``) puts the bound at 17."""
     assert _bounds_and_best(pinned("bench-2-43")) == (4, 17, ((1, 3), False))
 
 

@@ -4,9 +4,9 @@ are pinned here on bench positions stored as data (tests/data/dracheninsel)."""
 
 from __future__ import annotations
 
-from solver.dragon.route_cpsat import CpRouter
-from solver.dragon.route_repair import repair
 from solver.dragon.route_search import replay
+from solver.dragon.router.model import CpRouter
+from solver.dragon.router.repair import repair
 from tests.dragon_pinned import pinned
 from tests.test_dragon_route_relax import _waiting_position
 

@@ -13,8 +13,8 @@ from solver.dragon.board import default_island
 from solver.dragon.cards import parse_hand
 from solver.dragon.position import opening, position_from_data
 from solver.dragon.route import RouteQuery, plan_cards
-from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay, search_route
+from solver.dragon.router.rounds import cp_route
 from solver.util import InputError
 from tests.dragon_pinned import pinned
 

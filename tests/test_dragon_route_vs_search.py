@@ -16,8 +16,8 @@ import pytest
 from solver.dragon.board import default_island
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery, plan_cards
-from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay, search_route
+from solver.dragon.router.rounds import cp_route
 
 NO_SWAP = {"swap-adjacent": 0, "swap-any": 0}
 

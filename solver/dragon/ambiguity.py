@@ -33,8 +33,8 @@ from solver.dragon.cards import Card, deck, parse_hand
 from solver.dragon.position import Position, position_from_data, position_toml
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import INF, RouteQuery, RouteResult
-from solver.dragon.route_rounds import cp_route
 from solver.dragon.route_search import replay, search_route
+from solver.dragon.router.rounds import cp_route
 from solver.dragon.rules import rule_variants, rules, variant_names
 from solver.rules.claims import verify_stored, write_claims
 from solver.util import PROOFS_DIR, atomic_write_text, dumps_json

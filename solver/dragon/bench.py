@@ -13,7 +13,7 @@ import time
 from solver.dragon.board import default_island
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery
-from solver.dragon.route_rounds import cp_route
+from solver.dragon.router.rounds import cp_route
 
 QUERIES = 200
 SEED = 4242

@@ -197,8 +197,8 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
 
         result = search_route(q)
     else:
-        from solver.dragon.route_cpsat import NotSolved
-        from solver.dragon.route_rounds import cp_route
+        from solver.dragon.router.model import NotSolved
+        from solver.dragon.router.rounds import cp_route
 
         try:
             with StatusLine() as status:

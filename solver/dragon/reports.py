@@ -116,7 +116,7 @@ def _histogram_svg(sim_rows: list[tuple[int, int]]) -> str:
 
 
 def _example(island: Island) -> tuple[dict, str]:
-    from solver.dragon.route_rounds import cp_route
+    from solver.dragon.router.rounds import cp_route
 
     colour, hand = EXAMPLE
     pos = opening(island)

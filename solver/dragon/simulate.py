@@ -44,7 +44,7 @@ def best_route(q: RouteQuery) -> RouteResult:
     """The optimal turn (the fast exact method for the hand)."""
     model = q.position.island.model
     if any(c.does("swap-adjacent", model) or c.does("swap-any", model) for c in q.hand):
-        from solver.dragon.route_rounds import cp_route
+        from solver.dragon.router.rounds import cp_route
 
         return cp_route(q)
     from solver.dragon.route_search import search_route

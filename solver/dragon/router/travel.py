@@ -1,5 +1,5 @@
 """How far the free tiles must travel: a refinement of the router's swap relaxation for hands
-of three or more swap cards (``route_relax`` names the sources of one or two).
+of three or more swap cards (``router.relax`` names the sources of one or two).
 
 Free tiles are tokens. A field is free while it holds a tile of the hunter's own terrain or of
 the terrain Weite Reise made free (played first in the turn, which never costs more, so the
@@ -38,7 +38,7 @@ from collections import defaultdict
 
 import networkx as nx
 
-from solver.dragon.route_relax import continuation_entries, saved_twice, turn_ends
+from solver.dragon.router.relax import continuation_entries, saved_twice, turn_ends
 
 ANY_TILE = "any-tile"  # a relaxed payment: a card for the tile that replaced a free one
 
@@ -53,11 +53,11 @@ def _vacated(router, f: int):
     """Can f be swapped: 1 (nobody stays on it), the literals sending away whoever stands
     there (a dragon or another hunter), or None (they stay for the whole turn)."""
     if f in router.dragons:
-        return router.rm.get(f)
+        return router.patrol_moves.get(f)
     if f in router.lone:
-        return router.fo.get(f)
+        return router.fright_lone.get(f)
     if f in router.pairs:
-        ways = [d[f] for d in (router.f2, router.raid) if f in d]
+        ways = [d[f] for d in (router.fright_pair, router.raid) if f in d]
         return sum(ways) if ways else None
     return 1
 
@@ -122,8 +122,8 @@ class _Travel:
         self.ended = turn_ends(router)
         self.budget = router.swap_cards()
         self.n_any = router.count["swap-any"]
-        own, lj = router.own, router.lj
-        self.origins = {o: 1 if router.tiles0[o] == own else lj[router.tiles0[o]]
+        own, long_journey = router.own, router.long_journey
+        self.origins = {o: 1 if router.tiles0[o] == own else long_journey[router.tiles0[o]]
                         for o in sorted(self.ok) if router.origin(o)}
         self._apart: dict[int, dict] = {}
         self.dist = {o: self.apart(o) for o in self.origins}
@@ -301,4 +301,4 @@ class _Travel:
             charge = m.NewBoolVar(f"charge_{o}")
             m.Add(charge + back + refill >= gone + sum(router.cont.ins[o]) - 1)
             charged.append(charge)
-        router.rem = router.rem + sum(charged)
+        router.charge_remaining(sum(charged))

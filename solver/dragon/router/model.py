@@ -9,8 +9,8 @@ not ordered: each paid entry, flight, swap, ... takes one card able to do it.
 
 A last layer, the continuation, walks on from where the turn ends to the goal on the island the
 turn leaves, paying one (imaginary) terrain card per field that is not free: its length is
-``remaining``. The objective is ``7 * remaining + cards`` (a hand has at most six cards), so
-reaching the goal comes first, ending closest second and spending few cards third.
+``remaining``. The objective is ``(hand size + 1) * remaining + cards`` (a turn spends at most a
+hand), so reaching the goal comes first, ending closest second and spending few cards third.
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ from collections import defaultdict
 from ortools.sat.python import cp_model
 
 from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
-from solver.dragon.route_plan import PlanReader
-from solver.dragon.route_relax import (
+from solver.dragon.router.decode import PlanReader
+from solver.dragon.router.relax import (
     JOKERS,
     strict_sources,
     swap_sources,
 )
-from solver.dragon.route_travel import ANY_TILE, token_travel, travels
+from solver.dragon.router.travel import ANY_TILE, token_travel, travels
+from solver.dragon.router.variables import Layer
 
 
 def terrain_classes(q: RouteQuery, merge: bool = True) -> list[list[int]]:
@@ -56,27 +57,6 @@ class NotSolved(RuntimeError):
     """CP-SAT found no solution within the work limit."""
 
 
-class _Layer:
-    """Arc and node variables of one layer of the turn."""
-
-    def __init__(self) -> None:
-        self.steps: dict[tuple[int, int], cp_model.IntVar] = {}
-        self.flights: dict[tuple[int, int, int], cp_model.IntVar] = {}
-        self.teleports: dict[int, cp_model.IntVar] = {}
-        self.leave_steps: dict[int, cp_model.IntVar] = {}
-        self.leave_flights: dict[tuple[int, int], cp_model.IntVar] = {}
-        self.goal: dict[int, cp_model.IntVar] = {}
-        self.stay: dict[int, cp_model.IntVar] = {}  # still here when the tiles are swapped
-        self.end: dict[int, cp_model.IntVar] = {}  # the turn ends here, short of the goal
-        self.efree: dict[int, cp_model.IntVar] = {}
-        self.epaid: dict[tuple, cp_model.IntVar] = {}
-        self.lfree: dict[int, cp_model.IntVar] = {}  # the same for the leaving pair
-        self.lpaid: dict[tuple, cp_model.IntVar] = {}
-
-    def paid_items(self):
-        return list(self.epaid.items()) + list(self.lpaid.items())
-
-
 class CpRouter:
     """Builds and solves the CP-SAT model of one route query."""
 
@@ -90,7 +70,7 @@ class CpRouter:
         ``strict`` (with ``relax_swaps``): each joker takes its tile from a field of its own
         that the route never enters, as a real swap could; no longer a relaxation, it only
         proposes routes for ``repair`` to turn into starting points. ``sources``: with one or
-        two swap cards, name where each joker's tile comes from (``route_relax``); tighter,
+        two swap cards, name where each joker's tile comes from (``router.relax``); tighter,
         but a larger model. ``merge_terrains``: terrains no card tells apart are one class
         (``terrain_classes``); off, every terrain is its own (the same routes, more tiles)."""
         self.q = q
@@ -102,7 +82,7 @@ class CpRouter:
         isl = self.isl = pos.island
         self.model_data = isl.model
         self.dragons_in_play = int(isl.model.components["dragons_in_play"])
-        self.T = isl.treasure
+        self.treasure_field = isl.treasure
         self.var = q.variants
         me = pos.hunters[q.hunter]
         self.me = me
@@ -121,14 +101,14 @@ class CpRouter:
         classes = terrain_classes(q, merge_terrains)
         self.terrain_class = {names[t]: c for c, members in enumerate(classes) for t in members}
         self.terrains = [names[members[0]] for members in classes]  # a name for each class
-        self.nt = len(classes)
+        self.n_terrains = len(classes)
         self.own = self.terrain_class[q.own]
         self.tiles0 = [self.terrain_class[t] for t in pos.tiles]
         joker = self.var["double-card-joker"] == "joker"
         self.can_pay = {
             c: [k for k, (card, _) in enumerate(self.kinds)
                 if card.pays(names[classes[c][0]], q.own, joker)]
-            for c in range(self.nt)
+            for c in range(self.n_terrains)
         }
         self.n_swaps = sum(
             n for k, (c, n) in enumerate(self.kinds)
@@ -139,7 +119,7 @@ class CpRouter:
         self.swap_kinds = sorted(set(self.can["swap-adjacent"]) | set(self.can["swap-any"]))
         if relax_swaps:
             self.n_swaps = 0
-        # the relaxation's tighter form for three or more swap cards (``route_travel``)
+        # the relaxation's tighter form for three or more swap cards (``router.travel``)
         self.counts_travel = relax_swaps and sources and not self.strict and travels(self)
         # who stands where (the mover and its partner excepted)
         self.lone: dict[int, list[str]] = {}  # field -> a lone hunter or a guard
@@ -151,7 +131,7 @@ class CpRouter:
                 continue
             if isl.kind[h.at] == "boat":
                 self.in_boats.add(h.at)
-            elif h.at == self.T:
+            elif h.at == self.treasure_field:
                 self.waiter = h.colour
             elif h.partner:
                 self.pairs.setdefault(h.at, []).append(h.colour)
@@ -163,45 +143,45 @@ class CpRouter:
     def goal_nodes(self) -> list[int]:
         if self.carrying:
             return [self.isl.boat_node[self.q.hunter], self.isl.boat_node[self.partner]]
-        return [self.T]
+        return [self.treasure_field]
 
     def terminal(self, v: int) -> bool:
         """Entering v ends the turn (or, for the second hunter, forces the leaving move)."""
-        if v == self.T:
+        if v == self.treasure_field:
             return self.treasure and not self.carrying
         return v in self.goal_nodes()
 
     # -- model ----------------------------------------------------------------------------
     def build(self) -> None:
         m = self.m = cp_model.CpModel()
-        isl, nt, own = self.isl, self.nt, self.own
+        isl, nt, own = self.isl, self.n_terrains, self.own
         F = list(isl.fields)
         S = self.S = self.n_swaps
         # order-free choices --------------------------------------------------------------
-        self.lj = {}
+        self.long_journey = {}
         if self.count["long-journey"]:
             for t in range(nt):
                 if t != own and self.can_pay[t]:
-                    self.lj[t] = m.NewBoolVar(f"lj{t}")
+                    self.long_journey[t] = m.NewBoolVar(f"lj{t}")
             if self.var["long-journey-stacking"] == "single":
-                m.Add(sum(self.lj.values()) <= 1)
-        self.rm = {}
+                m.Add(sum(self.long_journey.values()) <= 1)
+        self.patrol_moves = {}
         patrol_cost = 1 if len(self.dragons) == self.dragons_in_play else 2
         if self.count["patrol"] >= patrol_cost:
             for d in self.dragons:
-                self.rm[d] = m.NewBoolVar(f"rm{d}")
-        self.fo, self.raid, self.f2 = {}, {}, {}
-        self.fw = None
+                self.patrol_moves[d] = m.NewBoolVar(f"rm{d}")
+        self.fright_lone, self.raid, self.fright_pair = {}, {}, {}
+        self.fright_waiter = None
         if self.count["fright"]:
             for f in self.lone:
-                self.fo[f] = m.NewBoolVar(f"fo{f}")
+                self.fright_lone[f] = m.NewBoolVar(f"fo{f}")
             for p in self.pairs:
                 if not self.carrying and self.var["raid-and-abandon"] == "allowed":
                     self.raid[p] = m.NewBoolVar(f"raid{p}")
                 if self.count["fright"] >= 2:
-                    self.f2[p] = m.NewBoolVar(f"f2{p}")
+                    self.fright_pair[p] = m.NewBoolVar(f"f2{p}")
             if self.waiter and not self.carrying:
-                self.fw = m.NewBoolVar("fw")
+                self.fright_waiter = m.NewBoolVar("fw")
         # tiles per layer -------------------------------------------------------------------
         self.tile = [{(f, t): int(self.tiles0[f] == t) for f in F for t in range(nt)}]
         for e in range(1, S + 1):
@@ -214,6 +194,7 @@ class CpRouter:
         self._link_layers()
         self._build_continuation()
         self._cards()
+        # refinements add constraints, and charge the continuation through charge_remaining
         if self.strict:
             strict_sources(self)
         elif self.relax and self.sources and self.names_sources():
@@ -222,6 +203,12 @@ class CpRouter:
             token_travel(self)
         # reaching the goal first, then ending closest, then spending few cards
         self.m.Minimize(self.objective_expr())
+
+    def charge_remaining(self, cards) -> None:
+        """The one way a refinement (``relax``, ``travel``) changes the objective: cards the
+        continuation must pay on top of its own fields (a linear expression), added to
+        ``remaining`` before the objective is set."""
+        self.rem = self.rem + cards
 
     def names_sources(self) -> bool:
         """Can the relaxation name its jokers' sources (one or two swap cards, each of one
@@ -232,11 +219,11 @@ class CpRouter:
     def origin(self, f: int) -> bool:
         """Does f's printed tile start a free token (the own terrain, or one Weite Reise may
         make free)?"""
-        return self.tiles0[f] == self.own or self.tiles0[f] in self.lj
+        return self.tiles0[f] == self.own or self.tiles0[f] in self.long_journey
 
     def refines_relaxation(self) -> bool:
         """Has the relaxation a tighter form for this hand: named sources (one or two swap
-        cards) or the free tiles' travel (three or more, ``route_travel``)?"""
+        cards) or the free tiles' travel (three or more, ``router.travel``)?"""
         return self.names_sources() or travels(self)
 
     def swap_cards(self) -> int:
@@ -264,29 +251,30 @@ class CpRouter:
             if self.carrying:
                 return int(owner in (self.q.hunter, self.partner))
             return int(owner == self.q.hunter and v not in self.in_boats)
-        if v == self.T:
+        if v == self.treasure_field:
             if self.treasure:
                 return int(not self.carrying)
             if self.carrying:
                 return int(self.var["empty-treasure-field-carriers"] == "open")
             return 1
         if v in self.dragons:
-            return self.rm.get(v, 0)
+            return self.patrol_moves.get(v, 0)
         if v in self.lone:
-            return self.fo.get(v, 0)
+            return self.fright_lone.get(v, 0)
         if v in self.pairs:
-            return self.f2.get(v, 0) + self.raid.get(v, 0)
+            return self.fright_pair.get(v, 0) + self.raid.get(v, 0)
         return 1
 
-    def _build_layer(self, e: int) -> _Layer:
+    def _build_layer(self, e: int) -> Layer:
         m, isl = self.m, self.isl
-        L = _Layer()
+        L = Layer()
         N = len(isl.names)
         flight_ok = self.count["flight"] > 0
         for u in range(N):
             if self.terminal(u):
                 continue
-            if u == self.T and not self.treasure and self._open(self.T) == 0:
+            if (u == self.treasure_field and not self.treasure
+                    and self._open(self.treasure_field) == 0):
                 continue
             for v in isl.adj[u]:
                 if _closed(self._open(v)):
@@ -295,30 +283,30 @@ class CpRouter:
             grounded = isl.kind[u] == "boat" and self.var["flight-from-boat"] == "forbidden"
             if flight_ok and not grounded:
                 for b, land in isl.flights(u):
-                    if b in self.dragons and b not in self.rm:
+                    if b in self.dragons and b not in self.patrol_moves:
                         continue
                     if _closed(self._open(land)):
                         continue
                     var = m.NewBoolVar(f"f{e}_{u}_{b}_{land}")
-                    if b in self.rm:
-                        m.Add(var <= self.rm[b])
+                    if b in self.patrol_moves:
+                        m.Add(var <= self.patrol_moves[b])
                     L.flights[u, b, land] = var
             if (self.count["fright"] and not self.carrying
                     and u != isl.boat_node[self.q.hunter]):
                 L.teleports[u] = m.NewBoolVar(f"tp{e}_{u}")
         if self.waiter and not self.carrying:
-            for h in isl.adj[self.T]:
+            for h in isl.adj[self.treasure_field]:
                 if isl.is_field(h) and not _closed(self._open(h)):
                     L.leave_steps[h] = m.NewBoolVar(f"ls{e}_{h}")
             if flight_ok and self.var["treasure-leave-by-flight"] == "allowed":
-                for b, land in isl.flights(self.T):
-                    if b in self.dragons and b not in self.rm:
+                for b, land in isl.flights(self.treasure_field):
+                    if b in self.dragons and b not in self.patrol_moves:
                         continue
                     if not isl.is_field(land) or _closed(self._open(land)):
                         continue
                     var = m.NewBoolVar(f"lf{e}_{b}_{land}")
-                    if b in self.rm:
-                        m.Add(var <= self.rm[b])
+                    if b in self.patrol_moves:
+                        m.Add(var <= self.patrol_moves[b])
                     L.leave_flights[b, land] = var
         for g in self.goal_nodes():
             L.goal[g] = m.NewBoolVar(f"g{e}_{g}")
@@ -344,10 +332,10 @@ class CpRouter:
                 outs[u].append(x)
             lents = defaultdict(list)  # the pair leaving the treasure field (may go back)
             for h, x in L.leave_steps.items():
-                outs[self.T].append(x)
+                outs[self.treasure_field].append(x)
                 lents[h].append(x)
             for (_b, v), x in L.leave_flights.items():
-                outs[self.T].append(x)
+                outs[self.treasure_field].append(x)
                 lents[v].append(x)
             L.ins, L.ents = ins, ents
             for v in range(N):
@@ -374,13 +362,13 @@ class CpRouter:
                     if isl.is_field(v):
                         self._pay_entry(e, L, v, sum(entries), leave)
             # the second hunter on the treasure field must leave it at once with the pair
-            if self.T in L.goal and self.waiter:
+            if self.treasure_field in L.goal and self.waiter:
                 leaving = sum(L.leave_steps.values()) + sum(L.leave_flights.values())
-                if self.fw is None:
-                    m.Add(L.goal[self.T] == 0)
+                if self.fright_waiter is None:
+                    m.Add(L.goal[self.treasure_field] == 0)
                 else:
-                    m.Add(L.goal[self.T] <= self.fw)
-                    m.Add(leaving <= 1 - self.fw)
+                    m.Add(L.goal[self.treasure_field] <= self.fright_waiter)
+                    m.Add(leaving <= 1 - self.fright_waiter)
         # a raid must really happen for the fright card it costs
         for p, r in self.raid.items():
             m.Add(r <= sum(sum(L.ins[p]) for L in self.layers))
@@ -420,7 +408,7 @@ class CpRouter:
             for f in F:
                 changes = [s[2][f] for s in self.stay_swap]
                 m.Add(1 - nxt_tiles[f, self.tiles0[f]] <= sum(changes))
-            for t in range(self.nt):
+            for t in range(self.n_terrains):
                 m.Add(sum(nxt_tiles[f, t] for f in F) == sum(self.tiles0[f] == t for f in F))
             nxt = self.layers[e + 1]
             for x in (list(nxt.steps.values()) + list(nxt.flights.values())
@@ -435,7 +423,7 @@ class CpRouter:
             second = self.waiter and not self.carrying
             for p, here in L.stay.items():
                 for x, target in self._first_moves(nxt, p):
-                    if target == self.T and second:
+                    if target == self.treasure_field and second:
                         continue
                     m.Add(x <= (a[target] if target in a else 0) + 1 - here)
 
@@ -448,18 +436,18 @@ class CpRouter:
             pairs[f].append((g, x))
             pairs[g].append((f, x))
         for f in isl.fields:
-            for t in range(self.nt):
+            for t in range(self.n_terrains):
                 here = int(orig[f] == t)
                 m.Add(self.tile[1][f, t]
                       == here + sum(x * (int(orig[g] == t) - here) for g, x in pairs[f]))
 
-    def _first_moves(self, L: _Layer, p: int) -> list[tuple]:
+    def _first_moves(self, L: Layer, p: int) -> list[tuple]:
         """(arc, entered node) for every move out of node p in a layer."""
         out = [(x, v) for (u, v), x in L.steps.items() if u == p]
         out += [(x, v) for (u, _b, v), x in L.flights.items() if u == p]
         if p in L.teleports:
             out.append((L.teleports[p], self.isl.boat_node[self.q.hunter]))
-        if p == self.T:
+        if p == self.treasure_field:
             out += [(x, h) for h, x in L.leave_steps.items()]
             out += [(x, v) for (_b, v), x in L.leave_flights.items()]
         return out
@@ -468,19 +456,19 @@ class CpRouter:
         """Tiles under a hunter or a dragon may not be swapped."""
         m = self.m
         if f in self.dragons:
-            m.Add(a <= self.rm.get(f, 0))
+            m.Add(a <= self.patrol_moves.get(f, 0))
         elif f in self.lone:
-            m.Add(a <= self.fo.get(f, 0))
+            m.Add(a <= self.fright_lone.get(f, 0))
         elif f in self.pairs:
             raided = []
             if f in self.raid:
                 raided = [x for k in range(e + 1) for x in self.layers[k].ins[f]]
-            m.Add(a <= self.f2.get(f, 0) + sum(raided))
+            m.Add(a <= self.fright_pair.get(f, 0) + sum(raided))
 
     def _swap_tiles(self, e: int, a: dict) -> None:
         """Tiles of layer e+1: the same as layer e except at the swap's two fields, which
         trade their terrains. Written as plain linear constraints (a tight relaxation)."""
-        m, nt = self.m, self.nt
+        m, nt = self.m, self.n_terrains
         cur, nxt = self.tile[e], self.tile[e + 1]
         for t in range(nt):
             before, after = [], []
@@ -503,7 +491,7 @@ class CpRouter:
                 m.Add(cur[f, t] - nxt[f, t] <= a[f])
                 m.Add(nxt[f, t] + cur[f, t] <= 2 - a[f])
 
-    def _pay_entry(self, e: int, L: _Layer, f: int, entered, leave: bool = False) -> None:
+    def _pay_entry(self, e: int, L: Layer, f: int, entered, leave: bool = False) -> None:
         """An entry into field f is free (own terrain, Weite Reise) or paid by one card.
         The pair leaving the treasure field pays apart (it may step back where it came from)."""
         m, own = self.m, self.own
@@ -512,7 +500,7 @@ class CpRouter:
         free = m.NewBoolVar(f"{tag}f{e}_{f}")
         (L.lfree if leave else L.efree)[f] = free
         paid = []
-        for t in range(self.nt):
+        for t in range(self.n_terrains):
             if t == own or isinstance(tile[f, t], int) and not tile[f, t]:
                 continue
             if not self.can_pay[t]:
@@ -523,7 +511,7 @@ class CpRouter:
             (L.lpaid if leave else L.epaid)[f, t] = x
             paid.append(x)
         if not leave and self.counts_travel and self.origin(f):
-            # a free printed tile whose token has left (``route_travel``): a card pays for
+            # a free printed tile whose token has left (``router.travel``): a card pays for
             # whatever tile came in its place
             x = m.NewBoolVar(f"ea{e}_{f}")
             L.epaid[f, ANY_TILE] = x
@@ -541,21 +529,21 @@ class CpRouter:
         m.Add(entered == free + sum(paid))
         # free only on the own terrain or a terrain made free by Weite Reise
         reasons = []
-        for t in range(self.nt):
+        for t in range(self.n_terrains):
             if isinstance(tile[f, t], int):
                 if not tile[f, t]:
                     continue
                 if t == own:
                     return  # always free
-                if t in self.lj:
-                    reasons.append(self.lj[t])
+                if t in self.long_journey:
+                    reasons.append(self.long_journey[t])
             else:
                 if t == own:
                     reasons.append(tile[f, t])
-                elif t in self.lj:
+                elif t in self.long_journey:
                     z = m.NewBoolVar(f"{tag}z{e}_{f}_{t}")
                     m.Add(z <= tile[f, t])
-                    m.Add(z <= self.lj[t])
+                    m.Add(z <= self.long_journey[t])
                     reasons.append(z)
         m.Add(free <= sum(reasons))
 
@@ -580,7 +568,7 @@ class CpRouter:
         if self.own in terrains:
             free = 1
         else:
-            lits = [self.lj[t] for t in sorted(terrains) if t in self.lj]
+            lits = [self.long_journey[t] for t in sorted(terrains) if t in self.long_journey]
             free = sum(lits) if lits else None
         payable = any(t != self.own and self.can_pay[t] for t in terrains)
         return free, (1 if payable else None)
@@ -590,7 +578,7 @@ class CpRouter:
         m, isl = self.m, self.isl
         N = len(isl.names)
         tile = self.tile[-1]  # no swap after the turn's end, so the last layer's tiles
-        C = self.cont = _Layer()
+        C = self.cont = Layer()
         for u in range(N):
             if self.terminal(u):
                 continue
@@ -598,7 +586,7 @@ class CpRouter:
                 if not _closed(self._open(v)):
                     C.steps[u, v] = m.NewBoolVar(f"cs_{u}_{v}")
         if self.waiter and not self.carrying:
-            for h in isl.adj[self.T]:
+            for h in isl.adj[self.treasure_field]:
                 if isl.is_field(h) and not _closed(self._open(h)):
                     C.leave_steps[h] = m.NewBoolVar(f"cl_{h}")
         for g in self.goal_nodes():
@@ -609,7 +597,7 @@ class CpRouter:
             ins[v].append(x)
         C.ins = ins
         for x in C.leave_steps.values():
-            outs[self.T].append(x)
+            outs[self.treasure_field].append(x)
         self.ended = sum(x for L in self.layers for x in L.end.values())
         rem_terms = []
         for v in range(N):
@@ -632,12 +620,12 @@ class CpRouter:
                     paid = m.NewIntVar(0, 2, f"cp_{v}_{len(rem_terms)}")
                     m.Add(sum(entries) <= paid + free_ok)
                     rem_terms.append(paid)
-        if self.T in C.goal and self.waiter:
-            if self.fw is None:
-                m.Add(C.goal[self.T] == 0)
+        if self.treasure_field in C.goal and self.waiter:
+            if self.fright_waiter is None:
+                m.Add(C.goal[self.treasure_field] == 0)
             else:
-                m.Add(C.goal[self.T] <= self.fw)
-                m.Add(sum(C.leave_steps.values()) <= 1 - self.fw)
+                m.Add(C.goal[self.treasure_field] <= self.fright_waiter)
+                m.Add(sum(C.leave_steps.values()) <= 1 - self.fright_waiter)
         self.rem = sum(rem_terms)
 
     def _cards(self) -> None:
@@ -664,24 +652,24 @@ class CpRouter:
                         m.Add(extra >= x - sum(inward[f]))
                         credit_needed += extra
             # a swap that brings a payable (not free) tile still needs a card to pay it, as
-            # does a free printed tile whose token has left (``route_travel``)
+            # does a free printed tile whose token has left (``router.travel``)
             demand["pay-any"] = sum(x for kind, x in jokers if kind == "swap-pay") + sum(
                 x for L in self.layers for (_f, kind), x in L.paid_items() if kind == ANY_TILE)
             demand["waste"] = self.waste = m.NewIntVar(0, self.hand_count(), "waste")
-        for t in range(self.nt):
+        for t in range(self.n_terrains):
             if t == self.own:
                 continue
             paid = [x for L in self.layers for key, x in L.paid_items() if key[1] == t]
             demand["pay", t] = sum(paid)
-            if t in self.lj:
-                demand["ljw", t] = self.lj[t]
-        demand["long-journey"] = sum(self.lj.values())
+            if t in self.long_journey:
+                demand["ljw", t] = self.long_journey[t]
+        demand["long-journey"] = sum(self.long_journey.values())
         demand["flight"] = sum(
             sum(L.flights.values()) + sum(L.leave_flights.values()) for L in self.layers)
         demand["swap-any"] = sum(s[1] for s in self.stay_swap if s[1] is not None)
         demand["swap-adjacent"] = sum(s[0] for s in self.stay_swap)
         patrol_cost = 1 if len(self.dragons) == self.dragons_in_play else 2
-        demand["patrol"] = patrol_cost * sum(self.rm.values())
+        demand["patrol"] = patrol_cost * sum(self.patrol_moves.values())
         if self.relax:
             # a swap card may take one paid field off the continuation instead
             most = self.count["swap-adjacent"] + self.count["swap-any"]
@@ -699,14 +687,15 @@ class CpRouter:
                 self.m.Add(tokens <= for_tokens + sum(self.cont_twice.values()))
             self.m.Add(credit_needed + for_tokens <= credit)
             demand["credit"] = credit
-        demand["fright"] = (sum(self.fo.values()) + sum(self.raid.values())
-                            + 2 * sum(self.f2.values()) + (self.fw if self.fw is not None else 0)
+        demand["fright"] = (sum(self.fright_lone.values()) + sum(self.raid.values())
+                            + 2 * sum(self.fright_pair.values())
+                            + (self.fright_waiter if self.fright_waiter is not None else 0)
                             + sum(sum(L.teleports.values()) for L in self.layers))
         self.use = {}
         supply = defaultdict(list)
         for k, (_card, n) in enumerate(self.kinds):
             mine = []
-            for t in range(self.nt):
+            for t in range(self.n_terrains):
                 if t != self.own and k in self.can_pay[t]:
                     for key in (("pay", t), ("ljw", t)):
                         if key in demand:
@@ -764,7 +753,7 @@ class CpRouter:
         ``warm``: a solved router whose values (matched by name) start the search, no more.
         ``upper``: only routes of at most this value are wanted (none: infeasible)."""
         t0 = time.perf_counter()
-        if self.start == self.T:
+        if self.start == self.treasure_field:
             return RouteResult(True, 0, 0, [], "cp-sat", 0.0)
         self.build()
         if hint is not None:
@@ -830,9 +819,9 @@ class CpRouter:
         for entry in plan:
             action = entry["action"]
             if action == "long-journey":
-                chosen.append(self.lj.get(self.terrain_class[entry["terrain"]]))
+                chosen.append(self.long_journey.get(self.terrain_class[entry["terrain"]]))
             elif action == "patrol" and entry.get("dragon"):
-                chosen.append(self.rm.get(node(entry["dragon"])))
+                chosen.append(self.patrol_moves.get(node(entry["dragon"])))
             elif action == "fright":
                 who = entry["target"]
                 if who == self.q.hunter:
@@ -841,10 +830,11 @@ class CpRouter:
                 elif who == raided:
                     pass
                 elif who == self.waiter:
-                    chosen.append(self.fw)
+                    chosen.append(self.fright_waiter)
                 else:
                     spot = self.q.position.hunters[who].at
-                    chosen.append(self.fo.get(spot) if spot in self.lone else self.f2.get(spot))
+                    chosen.append(self.fright_lone.get(spot) if spot in self.lone
+                                  else self.fright_pair.get(spot))
             elif action in ("step", "flight"):
                 v = node(entry["to"])
                 b = node(entry["over"]) if action == "flight" else None

@@ -7,17 +7,18 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from solver.dragon.route import step
-from solver.dragon.route_relax import JOKERS
-from solver.dragon.route_travel import ANY_TILE
+from solver.dragon.router.relax import JOKERS
+from solver.dragon.router.travel import ANY_TILE
 
 if TYPE_CHECKING:
-    from solver.dragon.route_cpsat import CpRouter, _Layer
+    from solver.dragon.router.variables import Layer, SolvedRouter
 
 
 class PlanReader:
-    """The plan of a solved ``CpRouter`` (its solution in ``router.sol``)."""
+    """The plan of a solved router model (its solution in ``router.sol``), read through the
+    variables' names (:class:`~solver.dragon.router.variables.SolvedRouter`)."""
 
-    def __init__(self, router: CpRouter) -> None:
+    def __init__(self, router: SolvedRouter) -> None:
         self.router = router
         self.raided: set[int] = set()  # carrying pairs raided so far (each once)
         # the real tiles as the plan's swaps leave them (the model knows terrain classes only)
@@ -30,7 +31,7 @@ class PlanReader:
         succ = {u: v for (u, v), x in r.cont.steps.items() if val(x)}
         for h, x in r.cont.leave_steps.items():
             if val(x):
-                succ[r.T] = h
+                succ[r.treasure_field] = h
         start = [v for L in r.layers for v, x in L.end.items() if val(x)]
         out, at = [], start[0] if start else None
         while at is not None and at in succ and len(out) < 200:
@@ -60,25 +61,25 @@ class PlanReader:
 
         here = names[r.start]
         plan: list[dict] = []
-        for t, x in sorted(r.lj.items()):
+        for t, x in sorted(r.long_journey.items()):
             if val(x):
                 plan.append(step("long-journey", here, take("long-journey"),
                                  **{"with": take(("ljw", t)), "terrain": r.terrains[t]}))
         touched = self._touched_cells()
         places = self._dragon_places(touched)
-        removed = [d for d in r.dragons if val(r.rm.get(d, 0))]
+        removed = [d for d in r.dragons if val(r.patrol_moves.get(d, 0))]
         if removed and len(r.dragons) < r.dragons_in_play:
             plan.append(step("patrol", here, take("patrol"), place=places.pop(0)))
         for d in removed:
             plan.append(step("patrol", here, take("patrol"), dragon=names[d], place=places.pop(0)))
         for f, who in sorted(r.lone.items()):
-            if val(r.fo.get(f, 0)):
+            if val(r.fright_lone.get(f, 0)):
                 plan.append(step("fright", here, take("fright"), target=who[0]))
         for p, who in sorted(r.pairs.items()):
-            if val(r.f2.get(p, 0)):
+            if val(r.fright_pair.get(p, 0)):
                 for colour in sorted(who):
                     plan.append(step("fright", here, take("fright"), target=colour))
-        if r.fw is not None and val(r.fw):
+        if r.fright_waiter is not None and val(r.fright_waiter):
             plan.append(step("fright", here, take("fright"), target=r.waiter))
         at = r.start
         for e, L in enumerate(r.layers):
@@ -95,7 +96,7 @@ class PlanReader:
             plan.append(step("swap", names[at], card, swap=ends))
         return plan
 
-    def _walk(self, L: _Layer, at: int, plan: list[dict], take) -> tuple[int, bool]:
+    def _walk(self, L: Layer, at: int, plan: list[dict], take) -> tuple[int, bool]:
         """Follow one layer's flow from ``at``, appending its moves; return (end, goal reached)."""
         r = self.router
         val = r.sol.Value
@@ -112,10 +113,10 @@ class PlanReader:
                 succ[u] = ("home", isl.boat_node[r.q.hunter], None)
         for h, x in L.leave_steps.items():
             if val(x):
-                succ[r.T] = ("leave-step", h, None)
+                succ[r.treasure_field] = ("leave-step", h, None)
         for (b, v), x in L.leave_flights.items():
             if val(x):
-                succ[r.T] = ("leave-flight", v, b)
+                succ[r.treasure_field] = ("leave-flight", v, b)
         guard = 0
         while at in succ:
             guard += 1

@@ -1,5 +1,5 @@
 """The exact route: CP-SAT router models solved in rounds of swap layers, each round closed
-by a relaxation bound, with relaxed routes made real (``route_repair``) to reach that bound
+by a relaxation bound, with relaxed routes made real (``router.repair``) to reach that bound
 early."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 
 from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
-from solver.dragon.route_cpsat import CpRouter, NotSolved
-from solver.dragon.route_repair import repair
+from solver.dragon.router.model import CpRouter, NotSolved
+from solver.dragon.router.repair import repair
 
 STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
 _STAGE_NAMES = {False: "relaxation bound", "strict": "strict proposal",
@@ -30,8 +30,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     a route needs to enter a field at most once per state of its tile. When the bound reaches
     round k's value, round k is optimal; the last possible round has a layer for every swap
     card and is optimal by itself. A tighter form of the relaxation follows: with one or two
-    swap cards it names where each joker's tile comes from (``route_relax``), with three or
-    more it counts how far the free tiles must travel (``route_travel``).
+    swap cards it names where each joker's tile comes from (``router.relax``), with three or
+    more it counts how far the free tiles must travel (``router.travel``).
 
     Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
     so far is returned with ``optimal`` False; the same query always gives the same answer.

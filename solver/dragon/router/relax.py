@@ -49,7 +49,7 @@ field beside it twice (in, and out with the pair): freeing that field saves two 
 
 The order of entries is kept by position numbers along the route (o[v] > o[u] on every move
 u -> v). ``strict_sources`` asks more (g never entered, each g used once, no occupant): no
-longer a relaxation, it only proposes routes that ``route_repair`` can turn into real ones.
+longer a relaxation, it only proposes routes that ``router.repair`` can turn into real ones.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _candidates(router, f: int, kind: str, same_ok: bool = False,
         if t == router.tiles0[f] and not same_ok:
             continue
         if kind == "swap":
-            ok = 1 if t == router.own else router.lj.get(t)
+            ok = 1 if t == router.own else router.long_journey.get(t)
         else:
             ok = 1 if t != router.own and router.can_pay[t] else None
         if ok is not None:
@@ -227,7 +227,7 @@ class _Sources:
             self.m.Add(y + free + sum(from_g) <= 2)
 
     def finish(self) -> None:
-        self.router.rem = self.router.rem + sum(self.charged)
+        self.router.charge_remaining(sum(self.charged))
 
 
 def swap_sources(router) -> None:
@@ -434,7 +434,7 @@ def _token_sources(router, src: _Sources) -> None:
                     m.Add(y + sum(ends[g]) <= 1 + spare)
                 elif g in src.free_entry:
                     m.Add(y + sum(ends[g]) + src.free_entry[g]
-                          <= 2 + router.lj.get(tiles0[f], 0) + spare)
+                          <= 2 + router.long_journey.get(tiles0[f], 0) + spare)
             src.printed_at[g].append(y)
             options.append(y)
         if n_any and any(g not in beside for g in own_fields if g != f):
