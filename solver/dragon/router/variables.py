@@ -59,3 +59,15 @@ class SolvedRouter(Protocol):
     fright_pair: dict[int, Var]  # field -> both carriers are sent home
     raid: dict[int, Var]  # field -> a carrying pair raided
     fright_waiter: Var | None  # the waiting hunter sent home
+
+
+def closed(x: Choice) -> bool:
+    """An openness that is the constant 0 (never a model expression)."""
+    return isinstance(x, int) and x == 0
+
+
+def add_and(m: cp_model.CpModel, z, x, y) -> None:
+    """z == x and y, as three linear inequalities."""
+    m.Add(z <= x)
+    m.Add(z <= y)
+    m.Add(z >= x + y - 1)
