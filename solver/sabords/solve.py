@@ -9,6 +9,7 @@ from functools import cache
 import numpy as np
 
 from solver.engine import STOP, evaluate, solve
+from solver.engine.stopping import action_values
 from solver.sabords.model import TurnModel, build_model
 from solver.sabords.objective import Objective
 from solver.sabords.rules import Rules
@@ -95,17 +96,12 @@ def action_table(sol: TurnSolution, mode: int, position: int):
     rows = np.flatnonzero((problem.act_mode == mode) & (problem.act_state == position))
     if not len(rows):
         return []
-    space = problem.space
-    landing = np.where(problem.live, sol.value, problem.terminal_value)
-    expected = space.expect(np.stack([landing, (~problem.live).astype(float), sol.bust]))
+    values = action_values(problem, sol.value)[rows]  # the engine's, as the solver saw them
+    busts = problem.space.expect(np.stack([(~problem.live).astype(float), sol.bust]))
     keep, nxt = problem.act_keep[rows], problem.act_next[rows]
-    values = expected[0][nxt, keep]
-    if problem.act_bonus is not None:
-        bonus_p = problem.bonus_expectation()
-        values = values + bonus_p[nxt, keep] * problem.act_bonus[rows]
     return [
         (int(a), float(v), float(pn), float(pe))
-        for a, v, pn, pe in zip(rows, values, expected[1][nxt, keep], expected[2][nxt, keep],
+        for a, v, pn, pe in zip(rows, values, busts[0][nxt, keep], busts[1][nxt, keep],
                                 strict=True)
     ]
 
