@@ -26,19 +26,31 @@ def turn_mode(card: Card, sorceress_used: bool, rerolled: bool) -> int:
     return 0
 
 
-def _protected(sol: TurnSolution, keep_counts: np.ndarray) -> str:
-    """The dice to put on Treasure Island: the kept sub-multiset (skulls left out) whose bust
-    payoff is best, the largest such on ties."""
+def protect_choices(sol: TurnSolution) -> np.ndarray:
+    """For every node ``K`` of the dice lattice, the node of the dice to put on Treasure Island
+    when keeping ``K``: the sub-multiset of ``K`` without skulls whose bust payoff is best, the
+    largest on ties, then the first in face order. Nodes are ranked in that order and one max
+    walk up the lattice (:meth:`~solver.engine.multiset.DiceSpace.best_below`) finds each
+    node's best-ranked sub-multiset, instead of enumerating them for every keep."""
     from solver.sabords.scoring import protected_outcomes
 
     model = sol.model
-    ranges = [range(int(c) + 1) for c in keep_counts]
-    ranges[model.skull] = range(1)
-    subsets = np.array(np.meshgrid(*ranges, indexing="ij")).reshape(len(ranges), -1).T
-    out = protected_outcomes(subsets, model.card, model.rules)
-    payoff = model.objective.payoff(out.own, out.opponents, out.win)
-    best = np.lexsort((subsets.sum(axis=1), payoff))[-1]
-    return format_dice(subsets[best], model.rules)
+    counts = model.space.counts
+    out = protected_outcomes(counts, model.card, model.rules)
+    payoff = np.broadcast_to(np.asarray(model.objective.payoff(out.own, out.opponents, out.win),
+                                        dtype=np.float64), (len(counts),))
+    payoff = np.where(counts[:, model.skull] > 0, -np.inf, payoff)
+    faces = [counts[:, f] for f in reversed(range(counts.shape[1]))]
+    order = np.lexsort([*faces, counts.sum(axis=1), payoff])
+    rank = np.empty(len(order), dtype=np.float64)
+    rank[order] = np.arange(len(order))
+    return order[model.space.best_below(rank).astype(np.int64)]
+
+
+def protect_text(sol: TurnSolution, choices: np.ndarray, keep_counts: np.ndarray) -> str:
+    """The dice to put on Treasure Island when keeping ``keep_counts`` (see protect_choices)."""
+    space = sol.model.space
+    return format_dice(space.counts[choices[space.index(keep_counts)]], sol.model.rules)
 
 
 def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
@@ -68,6 +80,7 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
         "bust_next": 1.0 if model.stop_is_bust[mode, pos] else 0.0,
         "bust": 1.0 if model.stop_is_bust[mode, pos] else 0.0,
     }]
+    choices = protect_choices(sol) if model.card.protect else None
     for action, val, p_next, p_ever in action_table(sol, mode, pos):
         keep = space.counts[model.problem.act_keep[action]].astype(int)
         option = {
@@ -79,7 +92,7 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
             "bust": p_ever,
         }
         if model.card.protect:
-            option["protect"] = _protected(sol, keep)
+            option["protect"] = protect_text(sol, choices, keep)
         options.append(option)
     chosen = int(sol.policy[mode, pos])
     best_index = 0 if chosen == STOP else next(

@@ -38,12 +38,13 @@ def mode_names(card, modes: int) -> list[str]:
 def policy_rows(sol) -> list[dict]:
     """Every decision state of a solved turn with its optimal action."""
     from solver.engine import STOP
-    from solver.sabords.advice import _protected
+    from solver.sabords.advice import protect_choices, protect_text
     from solver.sabords.dice import format_dice
 
     model = sol.model
     space, problem, rules = model.space, model.problem, model.rules
     names = mode_names(model.card, problem.modes)
+    choices = protect_choices(sol) if model.card.protect else None
     rows = []
     for mode in range(problem.modes):
         for pos in range(len(space.full)):
@@ -58,7 +59,7 @@ def policy_rows(sol) -> list[dict]:
                 keep = space.counts[problem.act_keep[action]].astype(int)
                 row.update(action="reroll", reroll=format_dice(counts - keep, rules),
                            keep=format_dice(keep, rules),
-                           protect=_protected(sol, keep) if model.card.protect else "")
+                           protect=protect_text(sol, choices, keep) if model.card.protect else "")
             row.update(value=round(float(sol.value[mode, pos]), 10),
                        bust=round(float(sol.bust[mode, pos]), 10))
             rows.append(row)
