@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from solver.dragon.cards import Card, deck, parse_card, parse_hand
-from solver.dragon.rules import parse_variant_options, resolve_variants, rules, variant_names
+from solver.dragon.rules import load_readings, resolve_variants, rules, variant_names
 from solver.util import InputError
 
 
@@ -99,10 +99,10 @@ def test_variants_are_data_with_defaults():
     assert chosen == {name: spec["default"] for name, spec in model.variants.items()
                       if spec.get("kind", "rule") == "rule"}
     assert "board-file" not in chosen and "flight-from-boat=forbidden" in variant_names()
-    assert parse_variant_options(["flight-from-boat=forbidden"])["flight-from-boat"] == "forbidden"
+    assert load_readings(["flight-from-boat=forbidden"])["flight-from-boat"] == "forbidden"
     with pytest.raises(InputError, match="unknown variant"):
         resolve_variants({"no-such": "x"})
     with pytest.raises(InputError, match="has no choice"):
         resolve_variants({"flight-from-boat": "sometimes"})
-    with pytest.raises(InputError, match="NAME=CHOICE"):
-        parse_variant_options(["flight-from-boat"])
+    with pytest.raises(InputError, match="unknown variant 'flight-from-boat'"):
+        load_readings(["flight-from-boat"])

@@ -6,7 +6,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from functools import cache
 
-from solver.util import MODELS_DIR, InputError, normalise_name, read_toml, variant_descriptions
+from solver.util import (
+    MODELS_DIR,
+    apply_variants,
+    normalise_name,
+    read_toml,
+    variant_descriptions,
+)
 
 RULES_FILE = MODELS_DIR / "armada" / "rules.toml"
 
@@ -45,14 +51,7 @@ def variant_names() -> dict[str, str]:
 def with_variant(rules: Rules, name: str) -> Rules:
     """``rules`` with one more named variant applied (keeps any other changes, e.g. a reduced
     number of skulls)."""
-    variants = _raw()["variants"]
-    spec = variants.get(name)
-    if spec is None:
-        raise InputError(f"unknown variant {name!r}; known: {', '.join(sorted(variants))}")
-    changes = dict(spec.get("set", {}))
-    unknown = sorted(set(changes) - set(rules.key()))
-    if unknown:
-        raise InputError(f"variant {name!r} sets unknown rule field {unknown[0]!r}")
+    changes, _ = apply_variants(rules.key(), _raw()["variants"], [name])
     return replace(rules, **changes, variants=tuple(sorted({*rules.variants, name})))
 
 

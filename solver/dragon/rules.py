@@ -5,11 +5,12 @@ Everything is read from ``models/dracheninsel/*.toml``; code asks this module, n
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError, normalise_name, read_toml
+from solver.util import MODELS_DIR, InputError, apply_variants, normalise_name, read_toml
 
 MODEL_DIR = MODELS_DIR / "dracheninsel"
 
@@ -124,27 +125,35 @@ def variant_names(model: Rules | None = None) -> dict[str, str]:
             for name, spec in model.variants.items() for choice in spec["choices"]}
 
 
+def variant_table(model: Rules | None = None) -> dict[str, dict]:
+    """The readings in the variant schema of every game: one variant NAME-CHOICE per choice
+    of each rule point, described by the point's question, setting that one reading."""
+    return {f"{point}-{choice}": {"description": spec["question"], "set": {point: choice}}
+            for point, spec in rule_variants(model).items() for choice in spec["choices"]}
+
+
+def default_readings(model: Rules | None = None) -> dict[str, str]:
+    """The reading of every rule point that the solvers use unless told otherwise."""
+    return {point: spec["default"] for point, spec in rule_variants(model).items()}
+
+
+def load_readings(names: Iterable[str], model: Rules | None = None) -> dict[str, str]:
+    """Every rule point's reading under the named variants (``flight-from-boat-forbidden``;
+    ``flight-from-boat=forbidden`` is the same name), by the one loader of all games."""
+    table = {normalise_name(name): spec for name, spec in variant_table(model).items()}
+    readings, _ = apply_variants(default_readings(model), table,
+                                 [normalise_name(name) for name in names])
+    return readings
+
+
 def resolve_variants(chosen: dict[str, str] | None = None, model: Rules | None = None) -> dict:
-    """Every rule variant's reading: the defaults, overridden by ``chosen`` (checked by name)."""
-    model = model or rules()
+    """Every rule point's reading: the defaults, overridden by ``chosen`` (point -> choice,
+    each checked by name)."""
     known = rule_variants(model)
-    out = {name: spec["default"] for name, spec in known.items()}
     for name, choice in (chosen or {}).items():
         if name not in known:
             raise InputError(f"unknown variant {name!r}; known: {', '.join(sorted(known))}")
         if choice not in known[name]["choices"]:
             raise InputError(f"variant {name} has no choice {choice!r}; choices: "
                              + ", ".join(known[name]["choices"]))
-        out[name] = choice
-    return out
-
-
-def parse_variant_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """``["flight-from-boat=forbidden", ...]`` -> a dict (CLI ``--variant``)."""
-    out: dict[str, str] = {}
-    for item in items:
-        if "=" not in item:
-            raise InputError(f"variant {item!r}: expected NAME=CHOICE")
-        name, choice = item.split("=", 1)
-        out[name.strip()] = choice.strip()
-    return resolve_variants(out)
+    return load_readings([f"{name}-{choice}" for name, choice in (chosen or {}).items()], model)

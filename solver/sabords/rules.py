@@ -8,7 +8,13 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError, normalise_name, read_toml, variant_descriptions
+from solver.util import (
+    MODELS_DIR,
+    apply_variants,
+    normalise_name,
+    read_toml,
+    variant_descriptions,
+)
 
 RULES_FILE = MODELS_DIR / "sabords" / "rules.toml"
 NO_LIMIT = 10**9
@@ -138,18 +144,8 @@ def _card(name: str, spec: dict) -> Card:
 @cache
 def _load(variants: tuple[str, ...]) -> Rules:
     raw = _raw()
-    game = dict(raw["game"])
-    deck_name = "standard"
-    for name in variants:
-        spec = raw["variants"].get(name)
-        if spec is None:
-            known = ", ".join(sorted(raw["variants"]))
-            raise InputError(f"unknown variant {name!r}; known: {known}")
-        for key, value in spec.get("set", {}).items():
-            if key not in game:
-                raise InputError(f"variant {name!r} sets unknown rule field {key!r}")
-            game[key] = value
-        deck_name = spec.get("deck", deck_name)
+    game, choices = apply_variants(raw["game"], raw["variants"], variants)
+    deck_name = choices.get("deck", "standard")
     cards = {name: _card(name, spec) for name, spec in raw["cards"].items()}
     deck = tuple(raw["decks"][deck_name].items())
     return Rules(
