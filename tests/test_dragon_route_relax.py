@@ -76,7 +76,7 @@ def test_a_token_whose_source_ends_the_turn_was_paid_for_there():
     relaxed.solve()
     best = cp_route(q)  # a real route with two swaps, worth 18: the bound cannot exceed it
     assert replay(q, best.plan) == ((1, 4), False)
-    assert sum(e["action"] == "swap" for e in best.plan) == 2
+    assert sum(e.action == "swap" for e in best.plan) == 2
     assert relaxed.bound == 18
 
 
@@ -163,7 +163,7 @@ def test_a_token_beside_a_waiting_hunter_saves_two_with_one_source():
     relaxed.solve()
     best = cp_route(q)  # flight to 3,0, then swap 2,-1 with 1,0: two cards, one paid field
     assert replay(q, best.plan) == ((1, 2), False)
-    assert [set(e["swap"]) for e in best.plan if e["action"] == "swap"] == [{"2,-1", "1,0"}]
+    assert [set(e.swap) for e in best.plan if e.action == "swap"] == [{"2,-1", "1,0"}]
     assert relaxed.bound == 16
 
 

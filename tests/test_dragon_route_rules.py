@@ -11,8 +11,9 @@ import pytest
 
 from solver.dragon.board import default_island
 from solver.dragon.cards import parse_hand
+from solver.dragon.move import plan_cards
 from solver.dragon.position import opening, position_from_data
-from solver.dragon.route import RouteQuery, plan_cards
+from solver.dragon.route import RouteQuery
 from solver.dragon.route_search import replay, search_route
 from solver.dragon.router.rounds import cp_route
 from solver.util import InputError
@@ -43,8 +44,8 @@ def both(pos, hunter, hand, goal=None, **variants):
 def test_three_terrain_cards_from_the_boat(island):
     r = both(opening(island), "blue", "volcano,forest,farmland")
     assert r.reachable and r.cards_used == 3 and r.remaining == 0
-    assert r.plan[-1]["to"] == "0,0"
-    assert sorted(s["card"] for s in r.plan if s["card"]) == ["farmland", "forest", "volcano"]
+    assert r.plan[-1].to == "0,0"
+    assert sorted(s.card for s in r.plan if s.card) == ["farmland", "forest", "volcano"]
 
 
 def test_two_cards_short_ends_one_card_away(island):
@@ -55,7 +56,7 @@ def test_two_cards_short_ends_one_card_away(island):
 def test_own_colour_card_is_a_joker(island):
     r = both(opening(island), "blue", "water,water,water")
     assert r.reachable and r.cards_used == 3
-    assert {s["use"] for s in r.plan if s["card"]} <= {"volcano", "farmland", "forest",
+    assert {s.use for s in r.plan if s.card} <= {"volcano", "farmland", "forest",
                                                      "mountain", "desert"}
 
 
@@ -75,20 +76,20 @@ def test_double_card_joker_is_a_named_variant(island):
 def test_flight_lands_on_a_free_field_and_on_the_treasure_field(island):
     r = both(opening(island), "blue", "volcano,flight,flight")
     assert r.reachable and r.cards_used == 3
-    flights = [s for s in r.plan if s["action"] == "flight"]
-    assert len(flights) == 2 and flights[-1]["to"] == "0,0"
+    flights = [s for s in r.plan if s.action == "flight"]
+    assert len(flights) == 2 and flights[-1].to == "0,0"
 
 
 def test_flight_never_over_a_dragon(island):
     # from 1,-2 a flight over 1,-1 or over 0,-1 lands on the treasure field
     pos = position_from_data({"hunters": {"blue": "1,-2"}}, island)
     r = both(pos, "blue", "flight")
-    assert r.reachable and r.plan[-1]["action"] == "flight" and r.plan[-1]["to"] == "0,0"
+    assert r.reachable and r.plan[-1].action == "flight" and r.plan[-1].to == "0,0"
     guarded = position_from_data({"hunters": {"blue": "1,-2"}, "dragons": ["1,-1", "0,-1"]},
                                  island)
     r = both(guarded, "blue", "flight")
     assert not r.reachable
-    assert all(s.get("over") not in ("1,-1", "0,-1") for s in r.plan)
+    assert all(s.over not in ("1,-1", "0,-1") for s in r.plan)
 
 
 def test_long_journey_makes_a_terrain_free_for_the_turn(island):
@@ -102,7 +103,7 @@ def test_long_journey_makes_a_terrain_free_for_the_turn(island):
     pos.tiles = tiles
     r = both(pos, "blue", "long-journey,forest")
     assert r.reachable and r.cards_used == 2
-    assert r.plan[0]["action"] == "long-journey" and r.plan[0]["terrain"] == "forest"
+    assert r.plan[0].action == "long-journey" and r.plan[0].terrain == "forest"
     assert not both(pos, "blue", "forest").reachable
 
 
@@ -110,8 +111,8 @@ def test_the_second_hunter_leaves_the_treasure_field_with_the_pair(island):
     pos = position_from_data({"hunters": {"blue": "boat", "red": "0,0"}}, island)
     r = both(pos, "blue", "volcano,forest,farmland")
     assert r.reachable and r.cards_used == 3
-    assert r.plan[-2]["to"] == "0,0"
-    assert r.plan[-1]["leave"] and r.plan[-1]["to"] == "-1,1"  # the only free way out
+    assert r.plan[-2].to == "0,0"
+    assert r.plan[-1].leave and r.plan[-1].to == "-1,1"  # the only free way out
 
 
 def test_the_second_hunter_may_not_enter_unless_it_can_leave(island):
@@ -123,10 +124,10 @@ def test_the_second_hunter_may_not_enter_unless_it_can_leave(island):
     assert not r.reachable and r.remaining == 1 and r.plan == []
     r = both(pos, "blue", "farmland")  # in, and back out to 1,-1 paying farmland
     assert r.reachable and r.cards_used == 1
-    assert r.plan[-1] == {"action": "step", "card": "farmland", "to": "1,-1", "use": "farmland",
-                          "leave": True}
+    assert r.plan[-1].to_json() == {"action": "step", "card": "farmland", "to": "1,-1",
+                                    "use": "farmland", "leave": True}
     r = both(pos, "blue", "fright")  # or send the waiting hunter home and be first
-    assert r.reachable and r.plan[-1]["to"] == "0,0"
+    assert r.reachable and r.plan[-1].to == "0,0"
 
 
 def test_a_blocked_boat_is_left_by_fright_or_not_at_all(island):
@@ -136,19 +137,19 @@ def test_a_blocked_boat_is_left_by_fright_or_not_at_all(island):
     assert not stuck.reachable and stuck.remaining is None  # no way out, ever (cards alone)
     r = both(pos, "blue", "fright,volcano,forest,farmland")
     assert r.reachable and r.cards_used == 4
-    assert r.plan[0]["action"] == "fright" and r.plan[0]["target"] in ("red", "grey")
+    assert r.plan[0].action == "fright" and r.plan[0].target in ("red", "grey")
 
 
 def test_a_carrying_pair_may_enter_the_partners_boat_free(island):
     data = {"hunters": pair("blue", "red", "4,0")}
     r = both(position_from_data(data, island), "blue", "", goal="boat")
-    assert r.reachable and r.cards_used == 0 and r.plan[-1]["to"] == "boat:red"
+    assert r.reachable and r.cards_used == 0 and r.plan[-1].to == "boat:red"
 
 
 def test_a_carrying_pair_never_enters_the_treasure_field(island):
     data = {"hunters": pair("blue", "red", "1,-1")}
     r = both(position_from_data(data, island), "blue", "flight,water,water,water", goal="boat")
-    assert all(s["to"] != "0,0" for s in r.plan)
+    assert all(s.to != "0,0" for s in r.plan)
 
 
 def test_a_swap_can_open_the_way(island):
@@ -158,7 +159,7 @@ def test_a_swap_can_open_the_way(island):
     base = both(pos, "blue", "forest,farmland")
     swapped = both(pos, "blue", "swap-adjacent,farmland")
     assert base.reachable and swapped.reachable and swapped.cards_used == 2
-    assert any(s["action"] == "swap" for s in swapped.plan)
+    assert any(s.action == "swap" for s in swapped.plan)
 
 
 def test_query_errors(island):

@@ -14,8 +14,9 @@ import random
 import pytest
 
 from solver.dragon.board import default_island
+from solver.dragon.move import plan_cards
 from solver.dragon.randgen import random_hand, random_position
-from solver.dragon.route import RouteQuery, plan_cards
+from solver.dragon.route import RouteQuery
 from solver.dragon.route_search import replay, search_route
 from solver.dragon.router.rounds import cp_route
 
@@ -147,4 +148,4 @@ def test_a_swap_for_the_way_out_comes_before_entering_the_treasure_field():
     agree([q])
     best = cp_route(q)
     assert best.reachable and best.value == (0, 1)
-    assert [e["action"] for e in best.plan] == ["swap", "step", "step"]
+    assert [e.action for e in best.plan] == ["swap", "step", "step"]

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from solver.dragon.board import Island, default_island
 from solver.dragon.cards import Card, deck, parse_hand
+from solver.dragon.move import Move
 from solver.dragon.position import Position, position_from_data, position_toml
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import INF, RouteQuery, RouteResult
@@ -124,7 +125,7 @@ def with_reading(q: RouteQuery, variant: str) -> RouteQuery:
     return RouteQuery(q.position, q.hunter, q.hand, q.goal, {**q.variants, name: choice})
 
 
-def plan_still_best(q_variant: RouteQuery, plan: list[dict], best: tuple[int, int]) -> bool:
+def plan_still_best(q_variant: RouteQuery, plan: list[Move], best: tuple[int, int]) -> bool:
     """Is the default's optimal ``plan`` legal under the variant and as good as its optimum?"""
     try:
         (rem, spent), _ = replay(q_variant, plan)

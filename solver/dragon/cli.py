@@ -15,7 +15,6 @@ from solver.util import (
     StatusLine,
     atomic_write_text,
     dumps_json,
-    normalise_name,
     output_path,
     read_text,
 )
@@ -34,21 +33,9 @@ def _load(board: str | None, position: str | None):
 def _variants(items: tuple[str, ...]) -> dict[str, str]:
     """``--variant NAME`` (a name from ``treasure dragon variants``, e.g.
     flight-from-boat-forbidden; NAME=CHOICE works too) -> every rule point's reading."""
-    from solver.dragon.rules import resolve_variants, rules
+    from solver.dragon.rules import load_readings
 
-    readings = _readings(rules())
-    names = {normalise_name(name): spec["sets"] for name, spec in readings.items()}
-    chosen: dict[str, str] = {}
-    for item in items:
-        sets = names.get(normalise_name(item))
-        if sets is None:
-            raise InputError(f"unknown variant {item!r}; known: {', '.join(readings)}")
-        point, choice = next(iter(sets.items()))
-        if chosen.get(point, choice) != choice:
-            raise InputError(f"variants {point}-{chosen[point]} and {item} contradict each "
-                             "other")
-        chosen[point] = choice
-    return resolve_variants(chosen)
+    return load_readings(items)
 
 
 def _colour(island, text: str) -> str:
@@ -233,37 +220,12 @@ def _route_text(island, q, result) -> str:
                      "optimal)")
     from solver.text import table
 
-    rows = [(str(i), s["action"], s.get("card") or "-", s["to"], _details(s))
-            for i, s in enumerate(result.plan, 1)]
+    rows = [(str(i), m.action, m.card or "-", m.to, m.details())
+            for i, m in enumerate(result.plan, 1)]
     lines.append("")
     lines.append(table(("#", "action", "card", "to", "details"), rows, "lllll",
                        rule=False).rstrip("\n"))
     return "\n".join(lines)
-
-
-def _details(s: dict) -> str:
-    parts = []
-    if s.get("over"):
-        parts.append(f"over {s['over']}")
-    if s.get("pay"):
-        parts.append(f"landing on {s['use']} paid with {s['pay']}")
-    elif s.get("use"):
-        parts.append(f"pays {s['use']}")
-    if s.get("with"):
-        parts.append(f"with {s['with']}: {s['terrain']} free this turn")
-    if s.get("swap"):
-        parts.append("swaps " + " and ".join(s["swap"]))
-    if s.get("dragon"):
-        parts.append(f"moves the dragon from {s['dragon']}")
-    if s.get("place"):
-        parts.append(f"dragon to {s['place']}")
-    if s.get("target"):
-        parts.append(f"sends {s['target']} home")
-    if s.get("raid"):
-        parts.append(f"raid: {s['raid']} goes home")
-    if s.get("leave"):
-        parts.append("leaves the treasure field with the pair")
-    return "; ".join(parts)
 
 
 @dragon.command()
@@ -337,12 +299,7 @@ def variants(as_json) -> None:
 def _readings(model) -> dict[str, dict]:
     """Every reading of every rule variant as ``variants --json`` shows it (the same keys as
     the other games' variants)."""
-    from solver.dragon.rules import rule_variants
+    from solver.dragon.rules import default_readings, variant_table
+    from solver.util import variant_readings
 
-    out = {}
-    for point, spec in rule_variants(model).items():
-        for choice in spec["choices"]:
-            out[f"{point}-{choice}"] = {
-                "description": spec["question"], "default": choice == spec["default"],
-                "sets": {point: choice}, "default_reading": {point: spec["default"]}}
-    return out
+    return variant_readings({"game": default_readings(model), "variants": variant_table(model)})

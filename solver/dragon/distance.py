@@ -1,10 +1,11 @@
 """Cards still needed with terrain cards alone: the measure of "how far" a hunter is.
 
-Every field not of the hunter's own terrain costs one terrain card; fields with a dragon or
-another hunter, foreign boats and (for a carrying pair) the treasure field are closed. A hunter
-without treasure heads for the treasure field (if someone waits there, the pair must then step
-off it, paying for that field too); a carrying pair heads for either carrier's boat. Used by the
-exhaustive route search (its ``remaining``) and by the enumeration that checks dragon patrols.
+Every field not of the hunter's own terrain costs one terrain card; which nodes are closed is
+the rulebook's rule (:func:`~solver.dragon.rulebook.entry_cost`), and dragons close fields
+too. A hunter without treasure heads for the treasure field (if someone waits there, the pair
+must then step off it, paying for that field too); a carrying pair heads for either carrier's
+boat. Used by the exhaustive route search (its ``remaining``) and by the enumeration that
+checks dragon patrols.
 """
 
 from __future__ import annotations
@@ -12,29 +13,18 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Sequence
 
+from solver.dragon.rulebook import entry_cost
+
 INF = 10**6
 
 
-def entry_cost(isl, tiles: Sequence, own, me: str, partner: str, occupied: set[int],
-               treasure: bool, carriers_cross_empty: bool) -> Callable[[int], int | None]:
-    """The cards it costs to enter each node (None: closed), dragons not counted."""
-    T = isl.treasure
-
-    def cost(v: int) -> int | None:
-        if isl.kind[v] == "boat":
-            owner = isl.boat_owner[v]
-            if partner:
-                return 0 if owner in (me, partner) else None
-            return 0 if owner == me and v not in occupied else None
-        if v == T:
-            if partner:
-                return 0 if not treasure and carriers_cross_empty else None
-            return 0
-        if v in occupied:
-            return None
-        return 0 if tiles[v] == own else 1
-
-    return cost
+def entry_costs(isl, tiles: Sequence, own, me: str, partner: str, occupied: set[int],
+                treasure: bool, carriers_cross_empty: bool) -> Callable[[int], int | None]:
+    """The rulebook's :func:`~solver.dragon.rulebook.entry_cost` of every node for one hunter
+    with terrain cards alone (only its own terrain is free), dragons not counted."""
+    free = (own,)
+    return lambda v: entry_cost(isl, v, tiles, free, me, partner, occupied, treasure,
+                                carriers_cross_empty)
 
 
 def distances_to_goal(isl, tiles: Sequence, own, me: str, partner: str, dragons,
@@ -46,7 +36,7 @@ def distances_to_goal(isl, tiles: Sequence, own, me: str, partner: str, dragons,
     ``partner`` is "" for a hunter without treasure."""
     n = len(isl.names)
     T = isl.treasure
-    base = entry_cost(isl, tiles, own, me, partner, occupied, treasure, carriers_cross_empty)
+    base = entry_costs(isl, tiles, own, me, partner, occupied, treasure, carriers_cross_empty)
 
     def cost(v: int) -> int | None:
         return None if v in dragons else base(v)

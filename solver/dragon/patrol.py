@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from solver.dragon.distance import distances_to_goal, entry_cost
+from solver.dragon.distance import distances_to_goal, entry_costs
 from solver.dragon.position import Position
+from solver.dragon.rulebook import dragon_sites
 from solver.dragon.rules import resolve_variants
 from solver.util import InputError
 
@@ -101,7 +102,7 @@ class Patrol:
     def _sites(self) -> list[int]:
         """Fields a dragon may be set on now."""
         taken = {h.at for h in self.pos.hunters.values()} | set(self.pos.dragons)
-        return [f for f in self.isl.fields if f not in taken and f not in self.isl.fronts]
+        return dragon_sites(self.isl, taken)
 
     # -- the measure --------------------------------------------------------------------
     def _setting(self, colour: str) -> tuple:
@@ -209,8 +210,8 @@ def _arcs(p: Patrol, colour: str):
     h, partner, occupied = p._setting(colour)
     own = isl.model.terrain_of(colour)
     T = isl.treasure
-    cost = entry_cost(isl, p.pos.tiles, own, colour, partner, occupied, p.pos.treasure is not None,
-                      p.var["empty-treasure-field-carriers"] == "open")
+    cost = entry_costs(isl, p.pos.tiles, own, colour, partner, occupied,
+                       p.pos.treasure is not None, p.var["empty-treasure-field-carriers"] == "open")
 
     arcs = []
     for u in range(len(isl.names)):

@@ -43,9 +43,10 @@ from dataclasses import dataclass, field
 
 from solver.dragon.board import Island, default_island
 from solver.dragon.cards import Card, deck, parse_card
+from solver.dragon.move import Move, played
 from solver.dragon.position import Hunter, Position
 from solver.dragon.route import RouteQuery
-from solver.dragon.route_search import CARRY, DONE, GUARD, GUARDING, PAIR, play_out
+from solver.dragon.rulebook import Turn, dragon_sites
 from solver.dragon.rules import rule_variants
 
 GAMES = 40  # simulated games (each about 30 turns)
@@ -176,62 +177,22 @@ class GameCount:
                 "value_changes": dict(sorted(self.value_changes.items()))}
 
 
-def _cards_of(plan: list[dict]) -> list[str]:
-    return [x for s in plan for x in (s.get("card"), s.get("pay"), s.get("with")) if x]
-
-
-def _next_treasure(island: Island, value: int | None) -> int | None:
-    values = list(island.model.coins["values"])
-    if value is None or values.index(value) + 1 >= len(values):
-        return None
-    return values[values.index(value) + 1]
-
-
-def after_turn(q: RouteQuery, plan: list[dict], rng: random.Random) -> tuple[Position, int]:
+def after_turn(q: RouteQuery, plan: list[Move], rng: random.Random) -> tuple[Position, int]:
     """The position after the mover plays ``plan``, and the treasures delivered by it (0 or 1).
 
-    The plan is played through the exhaustive search's move generator, whose state carries
-    every hunter, tile and dragon; a dragon the plan moved out of the way (or set) is placed on
-    a random legal field the route never touched."""
-    ts, st, _ = play_out(q, plan)
-    pos = q.position
-    isl = pos.island
-    me = q.hunter
-    at, mode, partner, _leav, _cards, _lj, tiles, dragons, harmless, others = st
-    hunters: dict[str, Hunter] = {}
-    for colour, node, status, mate in others:
-        if status == PAIR:
-            hunters[colour] = Hunter(colour, node, mate)
-        elif status == GUARDING:
-            hunters[colour] = Hunter(colour, node, None, True)
-        else:  # BOAT, WAIT, LONE: a place and nothing else
-            hunters[colour] = Hunter(colour, node)
-    treasure, delivered = pos.treasure, 0
-    if mode == DONE and q.goal == "boat":
-        delivered = 1
-        hunters[me] = Hunter(me, at)
-        hunters[partner] = Hunter(partner, at)
-    elif mode == DONE and partner:  # the second hunter on the treasure field left with the pair
-        hunters[me] = Hunter(me, at, partner)
-        hunters[partner] = Hunter(partner, at, me)
-        treasure = _next_treasure(isl, pos.treasure)
-    elif mode == DONE:  # the first on the treasure field waits there
-        hunters[me] = Hunter(me, isl.treasure)
-    elif mode == CARRY:
-        hunters[me] = Hunter(me, at, partner)
-        hunters[partner] = Hunter(partner, at, me)
-    elif mode == GUARD:
-        hunters[me] = Hunter(me, at, None, True)
-    else:
-        hunters[me] = Hunter(me, at)
-    dragons = list(dragons)
-    if harmless:
-        touched = {isl.node(s["to"]) for s in plan if s.get("to")} | {pos.hunters[me].at}
-        taken = {h.at for h in hunters.values()} | set(dragons) | touched
-        sites = [v for v in isl.fields if v not in taken and v not in isl.fronts]
-        dragons += rng.sample(sites, harmless)
-    names = ts.terrains
-    return Position(isl, [names[t] for t in tiles], dragons, hunters, treasure), delivered
+    The plan is played through the rulebook (:class:`~solver.dragon.rulebook.Turn`), whose
+    state carries every hunter, tile and dragon; a dragon the plan moved out of the way (or
+    set) is placed on a random legal field the route never touched."""
+    turn = Turn(q)
+    st, _ = turn.play(plan)
+    placed: list[int] = []
+    if st.dragons_off:
+        isl = q.position.island
+        touched = {isl.node(m.to) for m in plan} | {q.position.hunters[q.hunter].at}
+        after, _ = turn.position(st)
+        taken = {h.at for h in after.hunters.values()} | set(st.dragons) | touched
+        placed = rng.sample(dragon_sites(isl, taken), st.dragons_off)
+    return turn.position(st, placed)
 
 
 def _treasures_out(pos: Position) -> int:
@@ -274,7 +235,7 @@ def play_game(index: int, seed: int = SEED, island: Island | None = None,
         if on_turn:
             on_turn(q)
         out.add(count_turn(q, result))
-        used = _cards_of(result.plan)
+        used = played(result.plan)
         if not used and not result.reachable:
             cards.exchange(colour)
         else:

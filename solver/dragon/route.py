@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from solver.dragon.cards import Card
+from solver.dragon.move import Move, plan_json
 from solver.dragon.position import Position
 from solver.dragon.rules import resolve_variants
 from solver.util import InputError
@@ -67,7 +68,7 @@ class RouteResult:
     reachable: bool
     cards_used: int
     remaining: int | None
-    plan: list[dict]
+    plan: list[Move]
     method: str = ""
     seconds: float = 0.0
     optimal: bool = True  # False: a solver's work limit cut the proof short (best found)
@@ -82,23 +83,6 @@ class RouteResult:
             "reachable": self.reachable,
             "cards_used": self.cards_used,
             "remaining": self.remaining,
-            "plan": self.plan,
+            "plan": plan_json(self.plan),
             "optimal": self.optimal,
         }
-
-
-def step(action: str, to: str, card: str | None = None, **extra) -> dict:
-    """One plan entry: the action, the card played (if any), the field reached, details."""
-    out = {"action": action, "card": card, "to": to}
-    out.update({k: v for k, v in extra.items() if v is not None})
-    return out
-
-
-def plan_cards(plan: list[dict]) -> int:
-    """How many cards a plan plays (companion and landing cards included)."""
-    n = 0
-    for s in plan:
-        n += s.get("card") is not None
-        n += s.get("pay") is not None
-        n += s.get("with") is not None
-    return n

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from solver.dragon.board import Island
 from solver.dragon.cards import Card, deck
 from solver.dragon.distance import distances_to_goal
+from solver.dragon.move import played
 from solver.dragon.position import Hunter, Position
 from solver.dragon.route import RouteQuery, RouteResult
+from solver.dragon.rulebook import Turn
 
 MAX_TURNS = 60  # a safety stop; never reached in practice
 
@@ -94,41 +96,23 @@ class Table:
         self.hand = []
 
 
-def _apply(pos: Position, colour: str, plan: list[dict]) -> Position:
-    """The position after the mover plays ``plan`` (the lone simulation: swaps and moves)."""
-    isl = pos.island
-    tiles = list(pos.tiles)
-    at = pos.hunters[colour].at
-    for s in plan:
-        if s["action"] == "swap":
-            a, b = (isl.node(x) for x in s["swap"])
-            tiles[a], tiles[b] = tiles[b], tiles[a]
-        at = isl.node(s["to"])
-    hunters = dict(pos.hunters)
-    me = hunters[colour]
-    hunters[colour] = Hunter(colour, at, me.partner)
-    if me.partner:
-        hunters[me.partner] = Hunter(me.partner, at, colour)
-    return Position(isl, tiles, [], hunters, pos.treasure)
-
-
-def _cards_of(plan: list[dict]) -> list[str]:
-    return [x for s in plan for x in (s.get("card"), s.get("pay"), s.get("with")) if x]
-
-
 def _take_turn(table: Table, pos: Position, colour: str, goal: str,
                plays: dict[str, int]) -> tuple[Position, bool]:
     table.refill(pos.island.model.hand_size)
-    result = best_route(RouteQuery(pos, colour, list(table.hand), goal))
-    used = _cards_of(result.plan)
+    q = RouteQuery(pos, colour, list(table.hand), goal)
+    result = best_route(q)
+    used = played(result.plan)
     if not used and not result.reachable:
         table.exchange()
         return pos, False
-    for s in result.plan:
-        if s.get("card") and s["action"] != "step":
-            plays[s["card"]] = plays.get(s["card"], 0) + 1
+    for move in result.plan:
+        if move.card and move.action != "step":
+            plays[move.card] = plays.get(move.card, 0) + 1
     table.play(used)
-    return _apply(pos, colour, result.plan), result.reachable
+    turn = Turn(q)
+    after, _ = turn.position(turn.play(result.plan)[0])
+    # the lone simulation keeps no dragons (a patrol card is never worth playing alone)
+    return Position(pos.island, after.tiles, [], after.hunters, after.treasure), result.reachable
 
 
 def _pickup_field(pos: Position, colour: str, partner: str) -> int:

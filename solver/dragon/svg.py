@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from solver.dragon import geometry as geo
+from solver.dragon.move import Move
 from solver.dragon.position import Position
 
 SIZE = 30.0  # hex radius in pixels
@@ -176,16 +177,16 @@ def _route(c: Canvas, route: dict) -> None:
     if at is None:
         return
     n = 0
-    for step in route.get("plan", []):
-        action = step.get("action")
-        cards = [x for x in (step.get("card"), step.get("pay"), step.get("with")) if x]
+    for move in (Move.from_json(entry, "route") for entry in route.get("plan", [])):
+        action = move.action
+        cards = move.cards()
         if action == "swap":
-            a, b = (isl.node(x) for x in step["swap"])
+            a, b = (isl.node(x) for x in move.swap)
             (ax, ay), (bx, by) = c.xy(a), c.xy(b)
             c.add(f'<line x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}" '
                   f'stroke="{ROUTE}" stroke-width="2.5" stroke-dasharray="2,4" '
                   'marker-start="url(#arrow)" marker-end="url(#arrow)"/>')
-        target = isl.node(step["to"]) if step.get("to") else at
+        target = isl.node(move.to)
         if action in ("step", "flight") or (action == "fright" and target != at):
             (x1, y1), (x2, y2) = c.xy(at), c.xy(target)
             if action == "flight":

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from solver.dragon.route import step
+from solver.dragon.move import Move
 from solver.dragon.router.relax import JOKERS
 from solver.dragon.router.travel import ANY_TILE
+from solver.dragon.rulebook import dragon_sites
 
 if TYPE_CHECKING:
     from solver.dragon.router.variables import Layer, SolvedRouter
@@ -39,7 +40,7 @@ class PlanReader:
             out.append(at)
         return out
 
-    def plan(self) -> list[dict]:
+    def plan(self) -> list[Move]:
         """Order the chosen actions into a playable sequence and name the cards."""
         r = self.router
         val = r.sol.Value
@@ -60,27 +61,27 @@ class PlanReader:
             return last[key]
 
         here = names[r.start]
-        plan: list[dict] = []
+        plan: list[Move] = []
         for t, x in sorted(r.long_journey.items()):
             if val(x):
-                plan.append(step("long-journey", here, take("long-journey"),
-                                 **{"with": take(("ljw", t)), "terrain": r.terrains[t]}))
+                plan.append(Move("long-journey", here, take("long-journey"),
+                                 with_card=take(("ljw", t)), terrain=r.terrains[t]))
         touched = self._touched_cells()
         places = self._dragon_places(touched)
         removed = [d for d in r.dragons if val(r.patrol_moves.get(d, 0))]
         if removed and len(r.dragons) < r.dragons_in_play:
-            plan.append(step("patrol", here, take("patrol"), place=places.pop(0)))
+            plan.append(Move("patrol", here, take("patrol"), place=places.pop(0)))
         for d in removed:
-            plan.append(step("patrol", here, take("patrol"), dragon=names[d], place=places.pop(0)))
+            plan.append(Move("patrol", here, take("patrol"), dragon=names[d], place=places.pop(0)))
         for f, who in sorted(r.lone.items()):
             if val(r.fright_lone.get(f, 0)):
-                plan.append(step("fright", here, take("fright"), target=who[0]))
+                plan.append(Move("fright", here, take("fright"), target=who[0]))
         for p, who in sorted(r.pairs.items()):
             if val(r.fright_pair.get(p, 0)):
                 for colour in sorted(who):
-                    plan.append(step("fright", here, take("fright"), target=colour))
+                    plan.append(Move("fright", here, take("fright"), target=colour))
         if r.fright_waiter is not None and val(r.fright_waiter):
-            plan.append(step("fright", here, take("fright"), target=r.waiter))
+            plan.append(Move("fright", here, take("fright"), target=r.waiter))
         at = r.start
         for e, L in enumerate(r.layers):
             at, done = self._walk(L, at, plan, take)
@@ -91,12 +92,12 @@ class PlanReader:
                 break
             f, g = [f for f in sorted(a) if val(a[f])]  # a swap touches two fields
             self.tiles[f], self.tiles[g] = self.tiles[g], self.tiles[f]
-            ends = [names[f], names[g]]
+            ends = (names[f], names[g])
             card = take("swap-any") if sw_any is not None and val(sw_any) else take("swap-adjacent")
-            plan.append(step("swap", names[at], card, swap=ends))
+            plan.append(Move("swap", names[at], card, swap=ends))
         return plan
 
-    def _walk(self, L: Layer, at: int, plan: list[dict], take) -> tuple[int, bool]:
+    def _walk(self, L: Layer, at: int, plan: list[Move], take) -> tuple[int, bool]:
         """Follow one layer's flow from ``at``, appending its moves; return (end, goal reached)."""
         r = self.router
         val = r.sol.Value
@@ -124,7 +125,7 @@ class PlanReader:
                 raise RuntimeError("route flow does not end")
             kind, v, over = succ.pop(at)
             if kind == "home":
-                plan.append(step("fright", names[v], take("fright"), target=r.q.hunter))
+                plan.append(Move("fright", names[v], take("fright"), target=r.q.hunter))
                 at = v
                 continue
             card = use = relaxed_pay = None
@@ -139,20 +140,20 @@ class PlanReader:
                     card = take("pay-any")
                 else:
                     card, use = take(("pay", t)), self.tiles[v]
-            leave = True if kind.startswith("leave") else None
+            leave = kind.startswith("leave")
             raid = None
             if v in r.raid and val(r.raid[v]) and v not in self.raided:
                 self.raided.add(v)
                 home, stay = sorted(r.pairs[v])
                 raid = home
             if kind.endswith("flight"):
-                plan.append(step("flight", names[v], take("flight"), over=names[over], pay=card,
+                plan.append(Move("flight", names[v], take("flight"), over=names[over], pay=card,
                                  use=use, leave=leave, raid=raid, relaxed_pay=relaxed_pay))
             else:
-                plan.append(step("step", names[v], card, use=use, leave=leave, raid=raid,
+                plan.append(Move("step", names[v], card, use=use, leave=leave, raid=raid,
                                  relaxed_pay=relaxed_pay))
             if raid:
-                plan.append(step("fright", names[v], take("fright"), target=stay))
+                plan.append(Move("fright", names[v], take("fright"), target=stay))
             at = v
             if leave or v in L.goal and val(L.goal[v]):
                 return at, True
@@ -184,5 +185,5 @@ class PlanReader:
         """Legal fields for dragons moved out of the way, away from everything the route uses."""
         r = self.router
         isl = r.isl
-        taken = set(r.dragons) | set(r.lone) | set(r.pairs) | touched | set(isl.fronts)
-        return [isl.names[f] for f in isl.fields if f not in taken][:4]
+        taken = set(r.dragons) | set(r.lone) | set(r.pairs) | touched
+        return [isl.names[f] for f in dragon_sites(isl, taken)][:4]

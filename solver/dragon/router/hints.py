@@ -17,6 +17,7 @@ from solver.dragon.route import INF, WORK_LIMIT, RouteResult
 from solver.dragon.router.decode import PlanReader
 
 if TYPE_CHECKING:
+    from solver.dragon.move import Move
     from solver.dragon.router.model import CpRouter
 
 
@@ -93,7 +94,7 @@ class Solving:
             if var.name in values:
                 self.m.AddHint(self.m.GetIntVarFromProtoIndex(i), values[var.name])
 
-    def _hint_plan(self, plan: list[dict], fix: bool = False) -> None:
+    def _hint_plan(self, plan: list[Move], fix: bool = False) -> None:
         """Suggest (or, with ``fix``, impose) a plan as written by ``_plan``, move by move."""
         isl = self.isl
         node = isl.node
@@ -103,13 +104,13 @@ class Solving:
         raided = None
         left = False  # the pair has left the treasure field: the flow ends there
         for entry in plan:
-            action = entry["action"]
+            action = entry.action
             if action == "long-journey":
-                chosen.append(self.long_journey.get(self.terrain_class[entry["terrain"]]))
-            elif action == "patrol" and entry.get("dragon"):
-                chosen.append(self.patrol_moves.get(node(entry["dragon"])))
+                chosen.append(self.long_journey.get(self.terrain_class[entry.terrain]))
+            elif action == "patrol" and entry.dragon:
+                chosen.append(self.patrol_moves.get(node(entry.dragon)))
             elif action == "fright":
-                who = entry["target"]
+                who = entry.target
                 if who == self.q.hunter:
                     chosen.append(L.teleports.get(at))
                     at = isl.boat_node[who]
@@ -121,26 +122,26 @@ class Solving:
                     spot = self.q.position.hunters[who].at
                     chosen.append(self.fright_lone.get(spot) if spot in self.lone
                                   else self.fright_pair.get(spot))
-            elif action in ("step", "flight"):
-                v = node(entry["to"])
-                b = node(entry["over"]) if action == "flight" else None
-                if entry.get("leave"):
+            elif entry.enters():
+                v = node(entry.to)
+                b = node(entry.over) if action == "flight" else None
+                if entry.leave:
                     arc = L.leave_flights.get((b, v)) if b is not None else L.leave_steps.get(v)
                 else:
                     arc = L.flights.get((at, b, v)) if b is not None else L.steps.get((at, v))
                 chosen.append(arc)
-                left = left or bool(entry.get("leave"))
-                if entry.get("raid"):
+                left = left or entry.leave
+                if entry.raid:
                     chosen.append(self.raid.get(v))
-                    raided = [c for c in self.pairs.get(v, []) if c != entry["raid"]][0]
+                    raided = [c for c in self.pairs.get(v, []) if c != entry.raid][0]
                 at = v
             elif action == "swap":
                 if e >= len(self.stay_swap):
                     return
                 sw_adj, sw_any, a = self.stay_swap[e]
-                f, g = sorted(node(x) for x in entry["swap"])
+                f, g = sorted(node(x) for x in entry.swap)
                 chosen += [L.stay.get(at), a[f], a[g]]
-                adjacent = g in isl.adj[f] and (sw_any is None or not self.kinds_any(entry["card"]))
+                adjacent = g in isl.adj[f] and (sw_any is None or not self.kinds_any(entry.card))
                 chosen.append(sw_adj if adjacent else sw_any)
                 e += 1
                 L = self.layers[e]

@@ -13,13 +13,15 @@ accepts as optimal.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from solver.dragon.cards import parse_card
-from solver.dragon.route import step
+from solver.dragon.move import Move
+from solver.dragon.rulebook import swap_reach
 
 
-def repair(router, plan: list[dict], tokens: int, continuation: list[int],
-           free_first: bool = False) -> list[dict] | None:
+def repair(router, plan: list[Move], tokens: int, continuation: list[int],
+           free_first: bool = False) -> list[Move] | None:
     """A real plan from a relaxed one, or None when a joker has no swap to stand for (a token
     without one is left out). ``free_first``: a joker bringing a tile another card pays for
     brings a free tile instead where it can (that card is saved, and the field stays free
@@ -45,35 +47,34 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
         jokers_later.append(jokers_later[-1] | _joker_field(isl, entry, swap_names))
     later.reverse()
     jokers_later.reverse()
-    out: list[dict] = []
+    out: list[Move] = []
     freed: set[int] = set()  # fields a swap gave a free tile
     before_treasure = (pos, 0)  # where the hunter stood, and the plan's length, before it
     # entered the treasure field: a swap for the pair's way out is made there (the second
     # hunter on the treasure field leaves it at once)
     for i, entry in enumerate(plan):
-        action = entry["action"]
+        action = entry.action
         if action == "long-journey":
-            free_terrains.add(entry["terrain"])
+            free_terrains.add(entry.terrain)
         elif action == "patrol":
-            if entry.get("dragon"):
-                dragons.discard(isl.node(entry["dragon"]))
-            dragons.add(isl.node(entry["place"]))
+            if entry.dragon:
+                dragons.discard(isl.node(entry.dragon))
+            dragons.add(isl.node(entry.place))
         elif action == "fright":
-            hunters[entry["target"]] = isl.boat_node[entry["target"]]
-        payer = _payer(entry)
-        if action in ("step", "flight") and payer in swap_names and entry.get("leave") \
-                and not entry.get("relaxed_pay") and isl.node(entry["to"]) in freed:
+            hunters[entry.target] = isl.boat_node[entry.target]
+        payer = entry.payer()
+        if entry.enters() and payer in swap_names and entry.leave \
+                and not entry.relaxed_pay and isl.node(entry.to) in freed:
             # the pair steps back onto the field a swap freed on the way in: still free
-            entry = {k: v for k, v in entry.items() if k not in ("use", "pay")}
-            if action == "step":
-                entry["card"] = None
-        elif action in ("step", "flight") and payer in swap_names:
-            target = isl.node(entry["to"])
+            entry = replace(entry, use=None, pay=None,
+                            card=None if action == "step" else entry.card)
+        elif entry.enters() and payer in swap_names:
+            target = isl.node(entry.to)
             stand, insert_at = pos, len(out)
-            if entry.get("leave") and pos == isl.treasure:
+            if entry.leave and pos == isl.treasure:
                 stand, insert_at = before_treasure
             wants = [(None, free_terrains)]  # (the card paying the tile brought, its tiles)
-            other = entry.get("relaxed_pay")
+            other = entry.relaxed_pay
             if other:  # bring a tile the other card can pay for (or, first, a free one)
                 card = parse_card(other, model)
                 joker = router.var["double-card-joker"] == "joker"
@@ -106,18 +107,16 @@ def repair(router, plan: list[dict], tokens: int, continuation: list[int],
             out[insert_at:insert_at] = swaps
             if swaps and not other:
                 freed.add(target)
-            entry = {k: v for k, v in entry.items() if k not in ("use", "relaxed_pay")}
             key = "pay" if action == "flight" else "card"
-            entry[key] = other
-            if other:
-                entry["use"] = tiles[target]
-        if entry.get("raid"):
-            hunters[entry["raid"]] = isl.boat_node[entry["raid"]]
-        if action in ("step", "flight") and isl.node(entry["to"]) == isl.treasure:
+            entry = replace(entry, relaxed_pay=None, use=tiles[target] if other else None,
+                            **{key: other})
+        if entry.raid:
+            hunters[entry.raid] = isl.boat_node[entry.raid]
+        if entry.enters() and isl.node(entry.to) == isl.treasure:
             before_treasure = (pos, len(out))
         out.append(entry)
-        if action in ("step", "flight"):
-            pos = isl.node(entry["to"])
+        if entry.enters():
+            pos = isl.node(entry.to)
     taken = _taken(isl, hunters, dragons, pos) | later[0]
     # a swap on the way may already have freed a field of the continuation (a chain's first
     # swap can serve a token too): that token needs no swap of its own
@@ -245,33 +244,26 @@ def _walk_tile(isl, model, swap_cards, target, pos, tiles, wanted, taken) -> lis
 
 def _reach(isl, model, card_name, target) -> list[int]:
     """Fields the card can swap with ``target``."""
-    if parse_card(card_name, model).does("swap-any", model):
-        return list(isl.fields)
-    return [g for g in isl.adj[target] if isl.is_field(g)]
+    return swap_reach(isl, parse_card(card_name, model).does("swap-any", model), target)
 
 
-def _swap(isl, card, pos, f, g, tiles) -> dict:
+def _swap(isl, card, pos, f, g, tiles) -> Move:
     tiles[f], tiles[g] = tiles[g], tiles[f]
-    ends = [isl.names[v] for v in sorted((f, g))]
-    return step("swap", isl.names[pos], card, swap=ends)
+    ends = tuple(isl.names[v] for v in sorted((f, g)))
+    return Move("swap", isl.names[pos], card, swap=ends)
 
 
 def _taken(isl, hunters: dict, dragons: set, pos: int) -> set[int]:
     return {v for v in hunters.values() if isl.is_field(v)} | set(dragons) | {pos}
 
 
-def _nodes(isl, entry: dict) -> set[int]:
+def _nodes(isl, entry: Move) -> set[int]:
     """The fields a plan entry uses."""
-    return {isl.node(entry[key]) for key in ("to", "over", "place", "dragon") if entry.get(key)}
+    return {isl.node(name) for name in (entry.to, entry.over, entry.place, entry.dragon) if name}
 
 
-def _payer(entry: dict) -> str | None:
-    """The card paying for the field a plan entry enters (a flight names it apart)."""
-    return entry.get("pay") if entry["action"] == "flight" else entry.get("card")
-
-
-def _joker_field(isl, entry: dict, swap_names: set[str]) -> set[int]:
+def _joker_field(isl, entry: Move, swap_names: set[str]) -> set[int]:
     """The field a relaxed entry pays for with a swap card, if any."""
-    if entry["action"] in ("step", "flight") and _payer(entry) in swap_names:
-        return {isl.node(entry["to"])}
+    if entry.enters() and entry.payer() in swap_names:
+        return {isl.node(entry.to)}
     return set()

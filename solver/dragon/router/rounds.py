@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from solver.dragon.move import Move
 from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
 from solver.dragon.router.model import CpRouter, NotSolved
 from solver.dragon.router.repair import repair
@@ -126,11 +127,11 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     return result
 
 
-def _completed(q: RouteQuery, k: int, plan: list[dict], lower: int, workers: int,
+def _completed(q: RouteQuery, k: int, plan: list[Move], lower: int, workers: int,
                work_limit: float) -> tuple[RouteResult, CpRouter] | None:
     """The proposed route's moves and plays, completed by CP-SAT (payments, end): the best
     such route of value at least ``lower``, or None."""
-    fixed = CpRouter(q, swaps=max(k, sum(e["action"] == "swap" for e in plan)))
+    fixed = CpRouter(q, swaps=max(k, sum(e.action == "swap" for e in plan)))
     fixed_result = _attempt(fixed, workers, work_limit, lower=lower, plan_hint=plan,
                             fix_plan=True)
     if fixed_result is not None and fixed_result.optimal and fixed_result.remaining is not None:
@@ -146,7 +147,7 @@ def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:
         return None
 
 
-def _repaired(relaxed: CpRouter, result: RouteResult) -> list[dict] | None:
+def _repaired(relaxed: CpRouter, result: RouteResult) -> list[Move] | None:
     """A relaxed router's route made real (its jokers and tokens become swaps), or None."""
     args = (relaxed, result.plan, relaxed.sol.Value(relaxed.tokens),
             relaxed.continuation_nodes())
