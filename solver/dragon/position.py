@@ -23,7 +23,7 @@ Without a position file every hunter stands in its own boat on the opening board
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.dragon.board import Island
@@ -102,12 +102,6 @@ class Position:
                 if self.treasure is None:
                     raise fail(f"{names} waits on an empty treasure field")
         return self
-
-    # -- queries ------------------------------------------------------------------------
-    def with_hunter(self, hunter: Hunter) -> Position:
-        hunters = dict(self.hunters)
-        hunters[hunter.colour] = hunter
-        return replace(self, hunters=hunters)
 
 
 def opening(island: Island, colours: list[str] | None = None) -> Position:
