@@ -52,7 +52,7 @@ OBJECTIVES = ("goal reached (share of turns)", "cards still needed (mean)",
 
 
 def _has_swap(hand: list[Card]) -> bool:
-    return any(c.does("swap-adjacent") or c.does("swap-any") for c in hand)
+    return any(c.swaps() for c in hand)
 
 
 def solve(q: RouteQuery) -> RouteResult:

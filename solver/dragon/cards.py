@@ -42,6 +42,11 @@ class Card:
         model = model or rules()
         return any(model.actions[a].route == route_use for a in self.actions)
 
+    def swaps(self, model: Rules | None = None) -> bool:
+        """Can the card swap tiles (two neighbours, Zerstörende Kräfte, or any two, Tosende
+        Elemente)?"""
+        return self.does("swap-adjacent", model) or self.does("swap-any", model)
+
 
 def _aliases(model: Rules) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}

@@ -45,7 +45,7 @@ class Journey:
 def best_route(q: RouteQuery) -> RouteResult:
     """The optimal turn (the fast exact method for the hand)."""
     model = q.position.island.model
-    if any(c.does("swap-adjacent", model) or c.does("swap-any", model) for c in q.hand):
+    if any(c.swaps(model) for c in q.hand):
         from solver.dragon.router.rounds import cp_route
 
         return cp_route(q)

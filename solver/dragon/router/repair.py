@@ -36,7 +36,7 @@ def repair(router, plan: list[Move], tokens: int, continuation: list[int],
     dragons = set(q.position.dragons)
     free_terrains = {own}
     swap_cards = [c.name for c in q.hand
-                  if c.does("swap-adjacent", model) or c.does("swap-any", model)]
+                  if c.swaps(model)]
     swap_names = set(swap_cards)
     # fields the route uses from each entry on (a swap there would change its way), and
     # those among them a later joker pays for (that joker brings the field a new tile anyway)

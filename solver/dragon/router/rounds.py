@@ -48,7 +48,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     prev = CpRouter(q, swaps=0)
     result = prev.solve(workers, work_limit)
     proved = result.optimal
-    mixed = any(len(c.actions) > 1 and (c.does("swap-adjacent") or c.does("swap-any"))
+    mixed = any(len(c.actions) > 1 and c.swaps(q.position.island.model)
                 for c in q.hand)
     named_bound = None  # the named relaxation's bound of the round before
     for k in range(1, most + 1):
