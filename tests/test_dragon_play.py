@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -24,6 +25,11 @@ from tests.fresh_process import run_fresh
 ISL = default_island()
 
 
+def _moved(pos: Position, hunter: Hunter) -> Position:
+    """The position with one hunter put elsewhere."""
+    return replace(pos, hunters={**pos.hunters, hunter.colour: hunter})
+
+
 def _spec(name: str) -> dict:
     return rule_variants()[name]["situation"]
 
@@ -38,7 +44,7 @@ def test_flight_from_boat_arises_only_in_the_boat_with_a_flight():
     spec = _spec("flight-from-boat")
     assert arises(RouteQuery(pos, "red", hand), spec)
     # one field out of the boat: the point cannot arise
-    out = pos.with_hunter(Hunter("red", _field_next_to_boat("red")))
+    out = _moved(pos, Hunter("red", _field_next_to_boat("red")))
     assert not arises(RouteQuery(out, "red", hand), spec)
     # in the boat without a flight: neither
     assert not arises(RouteQuery(pos, "red", parse_hand("water,forest,desert")), spec)
@@ -65,7 +71,7 @@ def test_leaving_by_flight_needs_a_waiter():
     hand = parse_hand("flight,water")
     alone = opening(ISL, ["grey", "red"])
     assert not arises(RouteQuery(alone, "grey", hand), spec)
-    waiting = alone.with_hunter(Hunter("red", ISL.treasure))
+    waiting = _moved(alone, Hunter("red", ISL.treasure))
     assert arises(RouteQuery(waiting, "grey", hand), spec)
     # the waiter itself is never in the situation
     assert not arises(RouteQuery(waiting, "red", hand), spec)
@@ -129,7 +135,7 @@ def test_after_turn_bookkeeping():
     assert pos.hunters["red"].at == ISL.treasure and delivered == 0 and pos.treasure == 100
     # the second joins and leaves with the pair; the next treasure is laid out
     ring = [v for v in ISL.adj[ISL.treasure] if ISL.is_field(v)]
-    pos = pos.with_hunter(Hunter("blue", ring[3]))
+    pos = _moved(pos, Hunter("blue", ring[3]))
     q2 = RouteQuery(pos, "blue", parse_hand("water,forest,desert,farmland,mountain,volcano"))
     r2 = search_route(q2)
     assert r2.reachable
