@@ -167,7 +167,8 @@ def test_the_lowest_score_bound_is_a_probability_that_shrinks_with_the_floor():
 
 
 def test_the_game_report_end_to_end(tmp_path, monkeypatch):
-    """The report writer on a small game (eight dice, target 500, lowest score -300): every
+    """The report writer on a small game (eight dice, target 500, lowest score -600, readings
+    compared at -300): every
     file, the verifier's fields, the proof re-verified, and a second run, in a fresh process
     with an empty cache, byte-identical (the proof too)."""
     import json
@@ -175,7 +176,7 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     from solver.sabords.game_report import check_proof, write_game_reports
 
     write_game_reports(tmp_path / "one" / "reports", tmp_path / "one" / "proofs", target=500,
-                       others=(400,), low=-300, games=2000, deep_low=-600)
+                       others=(400,), low=-600, games=2000, compare_low=-300)
     reports = tmp_path / "one" / "reports"
     doc = json.loads((reports / "game.json").read_text())
     assert set(doc["readings"]) >= {"endgame-new-final-round", "ties-extra-round",
@@ -185,12 +186,21 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     assert doc["readings"]["nine-as-set"]["decisions_total"] > 0
     text = (reports / "game.md").read_text()
     assert "Rules of thumb" in text and "real deck" in text
-    deep = doc["lowest_score_bound"]["deep"]
-    # a deeper floor: a smaller bound, and the two tables close where both scores are >= 0
-    assert deep["lowest_score"] == -600
-    assert 0 <= deep["bound"] < doc["lowest_score_bound"]["opening"]
-    assert 0 <= deep["opening_change"] <= deep["largest_change"] < 0.05
-    assert "lowest score at -600" in text
+    bound = doc["lowest_score_bound"]
+    assert bound["lowest_score"] == -600 and set(bound["targets"]) == {"400", "500"}
+    for phases in bound["targets"].values():
+        assert 0 <= phases["opening"] <= phases["normal"] <= 1
+    # the readings' shallower table: close to the headline's where both scores are >= 0, and
+    # the readings' changes are measured against it
+    compared = bound["compared"]
+    assert compared["lowest_score"] == -300
+    # a higher lowest score is hit more often
+    assert bound["targets"]["500"]["normal"] < compared["bound"] <= 1
+    assert 0 <= compared["opening_change"] <= compared["largest_change"] < 0.05
+    nine = doc["readings"]["nine-as-set"]
+    assert nine["delta"] == pytest.approx(nine["first_player_wins"]
+                                          - compared["first_player_wins"], abs=1e-11)
+    assert "lowest score -300" in text
     proof = tmp_path / "one" / "proofs" / "sabords" / "game-500.json"
     assert check_proof(proof) == []
     first_proof = proof.read_bytes()
@@ -203,7 +213,7 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     run_fresh("from pathlib import Path\n"
               "from solver.sabords.game_report import write_game_reports\n"
               f"write_game_reports(Path({str(two / 'reports')!r}), Path({str(two / 'proofs')!r}),"
-              " target=500, others=(400,), low=-300, games=2000, deep_low=-600)\n",
+              " target=500, others=(400,), low=-600, games=2000, compare_low=-300)\n",
               tmp_path / "fresh-cache")
     for name in ("game.json", "game.md", "game-heat-map.png"):
         assert (reports / name).read_bytes() == (two / "reports" / name).read_bytes(), name

@@ -438,14 +438,15 @@ def test_the_shipped_table_answers_without_a_solve(monkeypatch, tmp_path_factory
 
 def test_the_default_game_ships_its_table():
     """proofs/sabords/game-6000.json is the default game under the current rules file, so
-    the page's default scoreboard queries need no five-minute solve."""
-    from solver.sabords.game import GameSpec
+    the page's default scoreboard queries need no twenty-five-minute solve."""
+    from solver.sabords.game import DEFAULT_LOW, GameSpec
     from solver.sabords.rules import load_rules
     from solver.web.builds import Builds
     from solver.web.tables import GameTables
 
-    table = GameTables(Builds()).shipped(GameSpec(load_rules(()), 6000, -2000))
-    assert table is not None and table.normal.shape == (80, 80)
+    table = GameTables(Builds()).shipped(GameSpec(load_rules(()), 6000))
+    span = (6000 - DEFAULT_LOW) // 100
+    assert table is not None and table.normal.shape == (span, span)
 
 
 # -- treasure serve ----------------------------------------------------------------------------

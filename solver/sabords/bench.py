@@ -69,8 +69,11 @@ def whole_game() -> None:
         wall = time.perf_counter() - start
         doc = json.loads(out)
         solve = doc["solve"]
+        pairs = ((6000 - solve["lowest_score"]) // 100) ** 2
         print(f"the whole two-player game, target 6000, from nothing: {wall:.0f} s wall on "
-              f"{os.cpu_count()} cores (goal < 60 s); Newton steps {solve['newton_steps']}; "
+              f"{os.cpu_count()} cores (goal < 60 s, set for about 6,800 score pairs; scores "
+              f"kept from {solve['lowest_score']}: {pairs:,} pairs); Newton steps "
+              f"{solve['newton_steps']}; "
               f"Bellman residual {solve['residual']}; first player wins "
               f"{doc['first_player_wins']:.6f}")
         hold = ["sabords", "hold", "--card", "captain", "--me", "5400", "--opponent", "5900",
