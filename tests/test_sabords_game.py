@@ -168,9 +168,8 @@ def test_the_lowest_score_bound_is_a_probability_that_shrinks_with_the_floor():
 
 def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     """The report writer on a small game (eight dice, target 500, lowest score -600, readings
-    compared at -300): every
-    file, the verifier's fields, the proof re-verified, and a second run, in a fresh process
-    with an empty cache, byte-identical (the proof too)."""
+    compared at -300): every file, the verifier's fields, the proof re-verified, and a second
+    run, in a fresh process with an empty cache, byte-identical (the proof too)."""
     import json
 
     from solver.sabords.game_report import check_proof, write_game_reports

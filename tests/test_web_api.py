@@ -446,8 +446,9 @@ def test_the_default_game_ships_its_table():
     from solver.web.tables import GameTables
 
     # the module's fixture lowers DEFAULT_LOW for its small games: name the real one
-    table = GameTables(Builds()).shipped(GameSpec(load_rules(()), 6000, SHIPPED_LOW))
-    span = (6000 - SHIPPED_LOW) // 100
+    spec = GameSpec(load_rules(()), 6000, SHIPPED_LOW)
+    table = GameTables(Builds()).shipped(spec)
+    span = spec.top - spec.bottom
     assert table is not None and table.normal.shape == (span, span)
 
 

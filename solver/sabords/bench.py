@@ -9,6 +9,7 @@ import sys
 import time
 
 from solver.bench import median_and_worst, warm_cache_wall_times
+from solver.sabords.turn_lanes import UNIT
 
 COLD_SOLVE = """
 import time
@@ -69,7 +70,7 @@ def whole_game() -> None:
         wall = time.perf_counter() - start
         doc = json.loads(out)
         solve = doc["solve"]
-        pairs = ((6000 - solve["lowest_score"]) // 100) ** 2
+        pairs = ((6000 - solve["lowest_score"]) // UNIT) ** 2
         print(f"the whole two-player game, target 6000, from nothing: {wall:.0f} s wall on "
               f"{os.cpu_count()} cores (goal < 60 s, set for about 6,800 score pairs; scores "
               f"kept from {solve['lowest_score']}: {pairs:,} pairs); Newton steps "
