@@ -166,16 +166,43 @@ def test_the_lowest_score_bound_is_a_probability_that_shrinks_with_the_floor():
     assert 0 < low["opening"] < high["opening"] <= 1
 
 
+def test_the_play_derived_from_a_tables_values_is_its_solved_play(five):
+    """A cached table has values only: :func:`with_play` solves every state's turns again at
+    those values. The play it finds is worth the table's values (a policy's value is linear
+    in its payoffs), matches the solve's own play, and gives the same lowest-score bound."""
+    from dataclasses import replace
+
+    from solver.sabords.game import with_play
+    from solver.sabords.game_bounds import hit_probability
+    from solver.sabords.turn_lanes import deck_turns
+
+    derived = with_play(replace(five, plays=None, card_plays=None, hashes=None))
+    assert set(derived.plays) >= {"normal", "sudden-death", "last"}
+    for name in ("normal", "sudden-death", "last"):
+        assert derived.plays[name].shape == np.broadcast_to(
+            five.plays[name], derived.plays[name].shape).shape
+        assert np.max(np.abs(derived.plays[name] - five.plays[name])) < 1e-9, name
+        assert derived.card_plays[name].shape == five.card_plays[name].shape
+    deck = deck_turns(five.spec.rules)
+    span = five.spec.top - five.spec.bottom
+    a, b = (x + five.spec.bottom for x in np.divmod(np.arange(span * span), span))
+    pay = five.pay_normal(a, b, deck.own, deck.loss, deck.win)
+    worth = (pay * derived.plays["normal"]).sum(axis=1)
+    assert np.max(np.abs(worth - five.normal.ravel())) < 1e-12
+    assert hit_probability(derived) == pytest.approx(hit_probability(five), abs=1e-12)
+
+
 def test_the_game_report_end_to_end(tmp_path, monkeypatch):
-    """The report writer on a small game (eight dice, target 500, lowest score -600, readings
-    compared at -300): every file, the verifier's fields, the proof re-verified, and a second
-    run, in a fresh process with an empty cache, byte-identical (the proof too)."""
+    """The report writer on a small game (eight dice, target 500, lowest score -600): every
+    file, the verifier's fields, the proof re-verified; a second run, in a fresh process with
+    an empty cache (every table solved again), and a third, reading every table from the
+    cache the first one filled, both byte-identical (the proof too)."""
     import json
 
     from solver.sabords.game_report import check_proof, write_game_reports
 
     write_game_reports(tmp_path / "one" / "reports", tmp_path / "one" / "proofs", target=500,
-                       others=(400,), low=-600, games=2000, compare_low=-300)
+                       others=(400,), low=-600, games=2000)
     reports = tmp_path / "one" / "reports"
     doc = json.loads((reports / "game.json").read_text())
     assert set(doc["readings"]) >= {"endgame-new-final-round", "ties-extra-round",
@@ -189,17 +216,18 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     assert bound["lowest_score"] == -600 and set(bound["targets"]) == {"400", "500"}
     for phases in bound["targets"].values():
         assert 0 <= phases["opening"] <= phases["normal"] <= 1
-    # the readings' shallower table: close to the headline's where both scores are >= 0, and
-    # the readings' changes are measured against it
-    compared = bound["compared"]
-    assert compared["lowest_score"] == -300
-    # a higher lowest score is hit more often
-    assert bound["targets"]["500"]["normal"] < compared["bound"] <= 1
-    assert 0 <= compared["opening_change"] <= compared["largest_change"] < 0.05
+    # every reading is solved at the headline's lowest score and has its own bound
+    assert set(bound["readings"]) == {"endgame-new-final-round", "ties-extra-round",
+                                      "nine-as-set", "score-floor-zero"}
+    for name, phases in bound["readings"].items():
+        assert phases["lowest_score"] == (0 if name == "score-floor-zero" else -600)
+        assert 0 <= phases["opening"] <= phases["normal"] <= 1
+    assert bound["readings"]["score-floor-zero"]["normal"] == 0.0
+    assert 0 < bound["readings"]["nine-as-set"]["normal"]
     nine = doc["readings"]["nine-as-set"]
-    assert nine["delta"] == pytest.approx(nine["first_player_wins"]
-                                          - compared["first_player_wins"], abs=1e-11)
-    assert "lowest score -300" in text
+    assert nine["delta"] == pytest.approx(nine["first_player_wins"] - doc["first_player_wins"],
+                                          abs=1e-11)
+    assert "compared" not in bound and "`nine-as-set`" in text
     proof = tmp_path / "one" / "proofs" / "sabords" / "game-500.json"
     assert check_proof(proof) == []
     first_proof = proof.read_bytes()
@@ -212,11 +240,15 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     run_fresh("from pathlib import Path\n"
               "from solver.sabords.game_report import write_game_reports\n"
               f"write_game_reports(Path({str(two / 'reports')!r}), Path({str(two / 'proofs')!r}),"
-              " target=500, others=(400,), low=-600, games=2000, compare_low=-300)\n",
+              " target=500, others=(400,), low=-600, games=2000)\n",
               tmp_path / "fresh-cache")
-    for name in ("game.json", "game.md", "game-heat-map.png"):
-        assert (reports / name).read_bytes() == (two / "reports" / name).read_bytes(), name
-    assert (two / "proofs" / "sabords" / "game-500.json").read_bytes() == first_proof
+    three = tmp_path / "three"
+    write_game_reports(three / "reports", three / "proofs", target=500, others=(400,),
+                       low=-600, games=2000)
+    for run in (two, three):
+        for name in ("game.json", "game.md", "game-heat-map.png"):
+            assert (reports / name).read_bytes() == (run / "reports" / name).read_bytes(), name
+        assert (run / "proofs" / "sabords" / "game-500.json").read_bytes() == first_proof
 
 
 def test_a_readings_policy_cost_is_zero_against_itself_and_never_negative(five):

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -259,12 +259,29 @@ def bellman_residuals(table: GameTable, sample: int | None = None) -> dict[str, 
     """``max |T V - V|`` per phase of a solved table, every turn solved again (what ``make
     check`` re-verifies of the shipped table); ``sample``: a seeded spot check of that many
     states per phase."""
+    return _loaded(table).residuals(sample=sample)
+
+
+def with_play(table: GameTable) -> GameTable:
+    """``table`` with its play: every state's turns solved again at the table's values (the
+    pass :func:`bellman_residuals` makes), their optimal outcome distributions kept in
+    ``plays``, ``card_plays`` and ``hashes``. The cache stores values only; what needs the
+    play (the lowest-score bound, matches, the deck simulation) derives it this way, from a
+    table just solved or loaded alike, so the reports do not depend on the cache."""
+    solver = _loaded(table)
+    solver.residuals(record=True)
+    return replace(table, plays=dict(solver.plays), card_plays=dict(solver.card_plays),
+                   hashes=dict(solver.hashes))
+
+
+def _loaded(table: GameTable):
+    """A solver holding ``table``'s values."""
     from solver.sabords.game_solve import GameSolver
 
     solver = GameSolver(table.spec, False)
     for name in ("normal", "sudden", "last", "tiebreak"):
         getattr(solver.table, name)[...] = getattr(table, name)
-    return solver.residuals(sample=sample)
+    return solver
 
 
 CACHE_VERSION = 1

@@ -26,8 +26,12 @@ def hit_probability(table: GameTable, sweeps: int = 20_000, tol: float = 1e-15) 
     under the solved play, from every state: the largest over the states with both scores at
     least zero, per phase, and from the opening."""
     if table.plays is None:
-        raise ValueError("the bound needs the solved play (solve the game, do not load it)")
+        raise ValueError("the bound needs the solved play (see game.with_play)")
     spec = table.spec
+    if spec.rules.score_floor == "zero":
+        # the lowest score kept is the rules' floor: raising a score to it is the game itself
+        return {"lowest_score": spec.low, "opening": 0.0, "normal": 0.0,
+                "sudden-death": 0.0, "last": 0.0}
     deck = deck_turns(spec.rules)
     low, top = spec.bottom, spec.top
     span = top - low

@@ -22,7 +22,7 @@ def simulate(table: GameTable, games: int, seed: int, real_deck: bool,
              chunk: int = 50_000) -> np.ndarray:
     """The first player's result (1, 1/2 or 0) in ``games`` games, both players optimal."""
     if table.card_plays is None:
-        raise ValueError("the simulation needs the solved play (solve the game, do not load it)")
+        raise ValueError("the simulation needs the solved play (see game.with_play)")
     rng = np.random.default_rng(seed)
     out = np.empty(games)
     for start in range(0, games, chunk):

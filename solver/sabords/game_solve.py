@@ -204,11 +204,8 @@ class GameSolver:
             self.stats["sweeps"][name] = self.evaluate_pairs(table, pay, tol, before_sweep)
             self.plays[name] = self.fixed
             return
-        cards = len(self.deck.cards)
         store = self._storage(span * span)
-        memo = (np.zeros((span * span, cards, self.deck.count)),
-                np.zeros((span * span, cards), dtype=np.int64),
-                np.zeros((span * span, cards, reach_words(self.deck.packed)), dtype=np.uint64))
+        memo = self._memo(span * span)
         self.dist = np.zeros((span * span, self.deck.count))
         inner = FIRST_INNER
         residuals: list[float] = []
@@ -238,6 +235,14 @@ class GameSolver:
         self.plays[name] = self.dist.copy()
         self.card_plays[name], self.hashes[name] = memo[0], memo[1]
 
+    def _memo(self, slots: int) -> tuple:
+        """Per state and card: the last outcome distribution, its policy's hash and the
+        nodes it reaches (what :func:`solve_lanes` reuses while a policy holds)."""
+        cards = len(self.deck.cards)
+        return (np.zeros((slots, cards, self.deck.count)),
+                np.zeros((slots, cards), dtype=np.int64),
+                np.zeros((slots, cards, reach_words(self.deck.packed)), dtype=np.uint64))
+
     def improve(self, pay: Payoff, store, tol: float, cold: bool, memo=None,
                 table: np.ndarray | None = None, push_tol: float = LAST_PUSH) -> np.ndarray:
         """``T V`` for every both-below-target state: its turns solved at the current values
@@ -264,10 +269,13 @@ class GameSolver:
                     self._evaluate_level(table, pay_rows, rows)
         return applied
 
-    def residuals(self, tol: float = 1e-14, sample: int | None = None) -> dict[str, float]:
+    def residuals(self, tol: float = 1e-14, sample: int | None = None,
+                  record: bool = False) -> dict[str, float]:
         """The Bellman residual ``max |T V - V|`` of every phase of the loaded table, each turn
         solved again from scratch (for checking a stored table); with ``sample``, over that
-        many seeded random states of each phase only (a spot check)."""
+        many seeded random states of each phase only (a spot check). With ``record`` (every
+        state), the turns' optimal outcome distributions at the loaded values are kept in
+        ``plays``, ``card_plays`` and ``hashes``, as a solve keeps its last step's."""
         span = self.top - self.low
         out = {}
         if sample is not None:
@@ -295,8 +303,13 @@ class GameSolver:
         if self.spec.rules.endgame == "race-wins-at-once":
             phases.append(("sudden-death", self.sudden, self.pay_sudden))
         for name, table, pay in phases:
-            applied = self.improve(pay, self._storage(span * span), tol, True)
+            memo = self._memo(span * span) if record else None
+            self.dist = np.zeros((span * span, self.deck.count))
+            applied = self.improve(pay, self._storage(span * span), tol, True, memo)
             out[name] = float(np.max(np.abs(applied - table.ravel())))
+            if record:
+                self.plays[name] = self.dist.copy()
+                self.card_plays[name], self.hashes[name] = memo[0], memo[1]
         last = self.last.copy()
         self._last_groups = None
         out["last"] = self.solve_last(tol)
