@@ -179,8 +179,6 @@ def test_the_play_derived_from_a_tables_values_is_its_solved_play(five):
     derived = with_play(replace(five, plays=None, card_plays=None, hashes=None))
     assert set(derived.plays) >= {"normal", "sudden-death", "last"}
     for name in ("normal", "sudden-death", "last"):
-        assert derived.plays[name].shape == np.broadcast_to(
-            five.plays[name], derived.plays[name].shape).shape
         assert np.max(np.abs(derived.plays[name] - five.plays[name])) < 1e-9, name
         assert derived.card_plays[name].shape == five.card_plays[name].shape
     deck = deck_turns(five.spec.rules)

@@ -303,8 +303,10 @@ class GameSolver:
         if self.spec.rules.endgame == "race-wins-at-once":
             phases.append(("sudden-death", self.sudden, self.pay_sudden))
         for name, table, pay in phases:
-            memo = self._memo(span * span) if record else None
-            self.dist = np.zeros((span * span, self.deck.count))
+            memo = None
+            if record:  # improve() writes the distributions into self.dist
+                memo = self._memo(span * span)
+                self.dist = np.zeros((span * span, self.deck.count))
             applied = self.improve(pay, self._storage(span * span), tol, True, memo)
             out[name] = float(np.max(np.abs(applied - table.ravel())))
             if record:
