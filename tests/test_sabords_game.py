@@ -254,6 +254,7 @@ def test_a_readings_policy_cost_is_zero_against_itself_and_never_negative(five):
 
     same = _policy_cost(five, five)
     assert same["decisions_changed"] == 0 and same["largest_cost"] < 1e-9
+    assert same["cost_at_opening"] == 0.0  # rounding below the threshold reads as none
     english = solve_game(GameSpec(load_rules(["endgame-new-final-round"]).with_dice(5), TARGET,
                                   LOW))
     cost = _policy_cost(five, english)

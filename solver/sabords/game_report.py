@@ -29,7 +29,10 @@ from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
 TARGET, OTHER_TARGETS = 6000, (5000, 8000)
 READINGS = ("endgame-new-final-round", "ties-extra-round", "nine-as-set", "score-floor-zero")
 DECISION_DICE = "CCCDMPXX"  # two skulls, 500 points showing with no card
-DECK_GAMES = 400_000
+CHANGED = 1e-9  # a reading changes a decision where the default's play costs more P(win)
+# games per row of the deck simulation: a standard error of about 2.5e-4, so that an effect of
+# the real deck of a thousandth stands several standard errors clear of the noise
+DECK_GAMES = 4_000_000
 
 
 def _grid(target: int) -> range:
@@ -47,8 +50,9 @@ def _policy_cost(base: GameTable, other: GameTable) -> dict:
     phase, over the score pairs both tables hold: per pair, ``other``'s value minus the value
     of ``base``'s turn policies (their outcome distributions, :attr:`GameTable.plays`) with
     ``other``'s payoffs (a policy's value is linear in them). A reading changes the decisions
-    at a pair where that cost exceeds 1e-9 P(win); exact ties between actions cost nothing
-    and are not counted."""
+    at a pair where that cost exceeds ``CHANGED``; exact ties between actions cost nothing
+    and are not counted, and a cost below ``CHANGED`` (rounding, about 1e-16) is reported
+    as 0."""
     from solver.sabords.turn_lanes import deck_turns
 
     deck = deck_turns(base.spec.rules)
@@ -64,10 +68,10 @@ def _policy_cost(base: GameTable, other: GameTable) -> dict:
     rows = (a - base.spec.bottom) * span + (b - base.spec.bottom)
     played = (pay * base.plays["normal"][rows]).sum(axis=1)
     cost = other.normal[a - other.spec.bottom, b - other.spec.bottom] - played
-    zero = np.flatnonzero((a == 0) & (b == 0))
-    return {"decisions_changed": int(np.sum(cost > 1e-9)), "decisions_total": int(cost.size),
+    opening = float(cost[np.flatnonzero((a == 0) & (b == 0))[0]])
+    return {"decisions_changed": int(np.sum(cost > CHANGED)), "decisions_total": int(cost.size),
             "largest_cost": float(max(cost.max(), 0.0)),
-            "cost_at_opening": float(max(cost[zero[0]], 0.0))}
+            "cost_at_opening": opening if opening > CHANGED else 0.0}
 
 
 def _rounded(doc):
@@ -339,8 +343,9 @@ def _markdown(s: dict, grids: dict) -> str:
         "headline's, compared with the default reading's P(first player wins), "
         f"{_fmt(s['first_player_wins'], 9)}. *Decisions "
         "changed*: score pairs of the normal phase (of those both tables hold) at which "
-        "playing the default reading's turns under this reading costs more than 1e-9 P(win); "
-        "*cost*: the most it costs at one pair, and at 0 to 0.",
+        "playing the default reading's turns under this reading costs more than "
+        f"{CHANGED:g} P(win); *cost*: the most it costs at one pair, and at 0 to 0 (0 where "
+        "it is below that).",
         "",
         "| reading | P(first player wins) | change | decisions changed | largest cost | "
         "cost at 0 to 0 |",
@@ -400,11 +405,14 @@ def _markdown(s: dict, grids: dict) -> str:
         f"{_fmt(d['real_deck'])} | {d['real_deck_se']:.6f} |",
         "",
         f"The real deck moves P(first player wins) by {d['difference']:+.5f} "
-        f"(standard error {d['real_deck_se']:.5f}).",
+        f"(standard error {d['real_deck_se']:.5f}, so "
+        f"{abs(d['difference']) / d['real_deck_se']:.1f} standard errors from none).",
         "",
         "## The solve",
         "",
-        f"Newton steps per phase: {s['solve']['sweeps']}; Bellman residual per phase: "
+        "Newton steps per phase: "
+        + ", ".join(f"{k} {v}" for k, v in s["solve"]["sweeps"].items())
+        + "; Bellman residual per phase: "
         + ", ".join(f"{k} {v:.1e}" for k, v in s["solve"]["residual"].items())
         + ". The time is printed by `make bench`.",
         "",
