@@ -260,3 +260,16 @@ def test_a_readings_policy_cost_is_zero_against_itself_and_never_negative(five):
     cost = _policy_cost(five, english)
     assert 0 < cost["decisions_changed"] <= cost["decisions_total"]
     assert cost["largest_cost"] > 1e-9
+
+
+@pytest.mark.parametrize("reading", ["ties-extra-round", "endgame-new-final-round"])
+def test_a_reading_solved_from_the_defaults_table_is_the_reading_solved_from_scratch(five,
+                                                                                   reading):
+    """The report solves each reading from the default's table, whose first Newton step is a
+    precise one (WARM_INNER): the table it reaches is the one points play's start reaches."""
+    spec = GameSpec(load_rules([reading]).with_dice(5), TARGET, LOW)
+    scratch, warm = solve_game(spec), solve_game(spec, start=five)
+    assert abs(scratch.first_player_wins - five.first_player_wins) > 1e-9  # it starts away
+    for name in ("normal", "sudden", "last", "tiebreak"):
+        assert np.max(np.abs(getattr(warm, name) - getattr(scratch, name))) < 1e-12, name
+    assert max(warm.stats["residual"].values()) < 1e-13

@@ -223,12 +223,10 @@ def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
         from solver.sabords.game_points import points_distribution
 
         points = solve_game(spec, tol=tol, fixed=points_distribution(spec.rules))
-        first = points
         if start is not None and start.normal.shape == game.normal.shape:
-            first = start
-        game.normal[:], game.sudden[:], game.last[:] = first.normal, first.sudden, first.last
-        if first.tiebreak.shape == game.tiebreak.shape:
-            game.tiebreak[:] = first.tiebreak
+            game.start_from(start, solved=True)
+        else:
+            game.start_from(points, solved=False)
     game.solve_tiebreak(tol)
     if spec.rules.endgame == "race-wins-at-once":
         game.solve_pairs("sudden-death", game.sudden, game.pay_sudden, tol)

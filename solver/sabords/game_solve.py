@@ -18,10 +18,15 @@ solves its turns to 1e-3 and pushes its outcome distributions until less than 1e
 is in play: measured at target 3000, that is 30 % cheaper than 1e-4 and 1e-6 and leaves the
 second step's residual at 1.35e-3 instead of 1.31e-3. Every later step pushes to 1e-16, so
 that a row can be kept from one step to the next while its policy holds (a looser push on
-later steps would be pushed again on the last ones, which costs more than it saves). The
-first step takes the levels in order and evaluates each level as soon as its turns are solved,
-so the levels below choose against new values. Late steps change few policies where it
-matters, and the engine then keeps a turn's outcome distribution instead of pushing it again
+later steps would be pushed again on the last ones, which costs more than it saves). A
+solve that starts from another reading's solved table (the report's readings) starts near the
+solution: its first step solves its turns to 1e-6 and pushes to 1e-16 (:data:`WARM_INNER`).
+Measured on `endgame-new-final-round` at 6000 from the default table: residuals 2.2e-3,
+1.1e-5, 5.4e-9, 1.6e-14 in 707 s, where the loose first step left its error in the second
+(2.2e-3, 2.0e-4, 1.4e-6, 2.9e-9, 8.3e-15 in 995 s). The first step takes the levels in
+order and evaluates each level as soon as its turns are solved, so the levels below choose
+against new values. Late steps change few policies where it matters, and the engine then
+keeps a turn's outcome distribution instead of pushing it again
 (:func:`~solver.engine.batch.solve_lanes`).
 
 **Sweeps in decreasing total score, pairs solved together.** Most turns raise the mover's
@@ -46,8 +51,11 @@ from solver.sabords.turn_lanes import DeckTurns, deck_turns
 Payoff = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (a, b) -> (states, outcomes)
 
 # The first Newton step (see the module docstring): its turns' precision and the mass its
-# pushes may leave in play; every later step pushes to LAST_PUSH.
+# pushes may leave in play; every later step pushes to LAST_PUSH. WARM_INNER: the first step's
+# precision when the solve starts from another reading's solved table (its pushes go to
+# LAST_PUSH).
 FIRST_INNER, FIRST_PUSH, LAST_PUSH = 1e-3, 1e-4, 1e-16
+WARM_INNER = 1e-6
 
 
 class GameSolver:
@@ -81,6 +89,8 @@ class GameSolver:
         order = np.concatenate(self.levels)
         self.blocks = [order[i:i + 1024] for i in range(0, len(order), 1024)]
         self._last_groups: tuple | None = None
+        # the first Newton step's turn precision and push (see WARM_INNER)
+        self.first_step = (FIRST_INNER, FIRST_PUSH)
         self.plays: dict[str, np.ndarray] = {}  # phase -> outcome distributions, last pass
         self.card_plays: dict[str, np.ndarray] = {}  # the same per card: (states, cards, outs)
         self.hashes: dict[str, np.ndarray] = {}  # phase -> (states, cards) policy hashes
@@ -105,6 +115,19 @@ class GameSolver:
     def pay_tiebreak_first(self, a, _):
         return self.table.pay_tiebreak_first(len(a), self.deck.own, self.deck.loss,
                                              self.deck.win)
+
+    def start_from(self, table: GameTable, solved: bool) -> None:
+        """Start from ``table``'s values: points play's (far from the solution: the first
+        Newton step is a loose one), or a table ``solved`` under another reading (near it:
+        the first step is as precise as the residual it is to reach needs, see
+        :data:`WARM_INNER`)."""
+        self.normal[:], self.last[:] = table.normal, table.last
+        if self.spec.rules.endgame == "race-wins-at-once":  # else this reading has no such phase
+            self.sudden[:] = table.sudden
+        if self.spec.rules.ties != "shared" and table.tiebreak.shape == self.tiebreak.shape:
+            self.tiebreak[:] = table.tiebreak
+        if solved:
+            self.first_step = (WARM_INNER, LAST_PUSH)
 
     # -- solving states ---------------------------------------------------------------------
     def _storage(self, slots: int):
@@ -207,7 +230,7 @@ class GameSolver:
         store = self._storage(span * span)
         memo = self._memo(span * span)
         self.dist = np.zeros((span * span, self.deck.count))
-        inner = FIRST_INNER
+        inner, first_push = self.first_step
         residuals: list[float] = []
         started = time.perf_counter()
         for step in range(1, 100):
@@ -216,7 +239,7 @@ class GameSolver:
             value = table.ravel().copy()
             applied = self.improve(pay, store, inner, step == 1, memo,
                                    table if step == 1 else None,
-                                   FIRST_PUSH if step == 1 else LAST_PUSH)
+                                   first_push if step == 1 else LAST_PUSH)
             residual = float(np.max(np.abs(applied - value)))
             residuals.append(residual)
             if self.progress:
