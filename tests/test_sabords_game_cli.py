@@ -74,6 +74,9 @@ def test_hold_reads_the_scoreboard(run):
     (["--me", "0", "--opponent", "700", "--sudden-death"], "sudden death"),
     (["--me", "0"], "both --me and --opponent"),
     (["--me", "0", "--opponent", "10000000"], "not a score"),
+    (["--me", "-400", "--opponent", "0"], "below the lowest score"),
+    (["--me", "0", "--opponent", "-400"], "keeps scores down to -300"),
+    (["--variant", "score-floor-zero", "--me", "-100", "--opponent", "0"], "below zero"),
     (["--target", "250", "--me", "0", "--opponent", "0"], "multiple of 100"),
     (["--target", "-500", "--me", "0", "--opponent", "0"], "positive"),
 ])

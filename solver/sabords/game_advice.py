@@ -27,6 +27,11 @@ def phase_of(spec: GameSpec, me: int, opponent: int, sudden_death: bool) -> str:
             raise InputError(f"{what} {score} is not a score this game reaches")
         if score % UNIT:
             raise InputError(f"{what} {score} is not a multiple of {UNIT}")
+        if score < spec.low:  # the table would answer for the lowest score instead
+            why = ("no score goes below zero under score-floor-zero"
+                   if spec.rules.score_floor == "zero" else
+                   f"the solved game keeps scores down to {spec.low}")
+            raise InputError(f"{what} {score} is below the lowest score: {why}")
     if me >= target:
         raise InputError(f"my score {me} is at or above the target {target}: the turn would "
                          "be the other player's (the last round gives it to them)")

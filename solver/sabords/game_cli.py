@@ -20,7 +20,8 @@ def game_position_options(func):
                         help="The opponent's score (two players); at or above the target "
                              "means this is my last turn.")(func)
     return click.option("--me", type=int, default=None, metavar="POINTS",
-                        help="My score, before this turn.")(func)
+                        help="My score, before this turn (scores may be negative, down to "
+                             "-9500, the lowest score the solved game keeps).")(func)
 
 
 def game_table(use_cache: bool = True):
