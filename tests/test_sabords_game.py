@@ -164,6 +164,10 @@ def test_the_lowest_score_bound_is_a_probability_that_shrinks_with_the_floor():
     high = hit_probability(solve_game(GameSpec(rules, TARGET, -300)))
     low = hit_probability(solve_game(GameSpec(rules, TARGET, -800)))
     assert 0 < low["opening"] < high["opening"] <= 1
+    # the bound from positions at least 0 is the largest over the phases; lower, it grows
+    assert low["from_scores"]["0"] == max(low["normal"], low["last"], low["sudden-death"])
+    assert set(low["from_scores"]) == {"0", "-500"} and set(high["from_scores"]) == {"0"}
+    assert low["from_scores"]["0"] < low["from_scores"]["-500"] <= 1
 
 
 def test_the_play_derived_from_a_tables_values_is_its_solved_play(five):

@@ -10,7 +10,9 @@ That chance ``h`` solves linear equations over the states (each turn's outcome d
 the solved policy's, :attr:`GameTable.plays`): a hit counts 1, an outcome that ends the game
 counts 0, and any other outcome counts ``h`` of the next state. Iterating them from ``h = 1``
 gives numbers that only decrease and never fall below ``h``: every iterate is an upper bound,
-and the report prints the one reached when the iterates stop moving.
+and the report prints the one reached when the iterates stop moving. The bound grows as
+positions come nearer the lowest score: :data:`PROFILE` lists the scores from which it is also
+reported (the largest over every phase's positions with both scores at least that many points).
 """
 
 from __future__ import annotations
@@ -18,20 +20,24 @@ from __future__ import annotations
 import numpy as np
 
 from solver.sabords.game import GameTable
-from solver.sabords.turn_lanes import deck_turns
+from solver.sabords.turn_lanes import UNIT, deck_turns
+
+# points: the bound is also reported from positions with both scores at least these
+PROFILE = (0, -500, -1000, -1500, -2000, -3000, -4000, -5000, -6000, -7000, -8000)
 
 
 def hit_probability(table: GameTable, sweeps: int = 20_000, tol: float = 1e-15) -> dict:
     """Upper bounds on the chance of ever taking a score below the table's lowest score,
     under the solved play, from every state: the largest over the states with both scores at
-    least zero, per phase, and from the opening."""
+    least zero, per phase, and from the opening; ``from_scores``: the largest over every phase
+    from positions with both scores at least each of :data:`PROFILE`'s (above the lowest)."""
     if table.plays is None:
         raise ValueError("the bound needs the solved play (see game.with_play)")
     spec = table.spec
     if spec.rules.score_floor == "zero":
         # the lowest score kept is the rules' floor: raising a score to it is the game itself
         return {"lowest_score": spec.low, "opening": 0.0, "normal": 0.0,
-                "sudden-death": 0.0, "last": 0.0}
+                "sudden-death": 0.0, "last": 0.0, "from_scores": {"0": 0.0}}
     deck = deck_turns(spec.rules)
     low, top = spec.bottom, spec.top
     span = top - low
@@ -76,7 +82,15 @@ def hit_probability(table: GameTable, sweeps: int = 20_000, tol: float = 1e-15) 
         if moved <= tol:
             break
     zero = -low
+
+    def from_score(points: int) -> float:  # without a sudden death, h["sudden"] is 0
+        i = points // UNIT - low
+        return max(float(h["normal"][i:, i:].max()), float(h["sudden"][i:, i:].max()),
+                   float(h["last"][i:, :].max()))
+
+    profile = {str(p): from_score(p) for p in PROFILE if p // UNIT > low}
     return {
+        "from_scores": profile,
         "lowest_score": spec.low,
         "opening": float(h["normal"][zero, zero]),
         "normal": float(h["normal"][zero:, zero:].max()),

@@ -391,6 +391,24 @@ def _markdown(s: dict, grids: dict) -> str:
         "Under `score-floor-zero` the lowest score kept is the rules' own floor, so its "
         "bound is 0. Without a sudden death (`endgame-new-final-round`) that column is 0.",
         "",
+        f"Nearer the lowest score the bound grows. From positions with both scores at least "
+        f"these (target {s['target']}, default readings; largest over every phase):",
+        "",
+        "| both scores at least | bound |",
+        "|---:|---:|",
+    ]
+    profile = b["targets"][str(s["target"])]["from_scores"]
+    lines += [f"| {int(points)} | {x:.2e} |" for points, x in profile.items()]
+    covered = [int(points) for points, x in profile.items() if x < 1e-9]
+    lines += [
+        "",
+        "`treasure sabords game` and `hold` answer any position down to the lowest score (a "
+        "lower score is an error). The answer is the truncated game's value; it differs from "
+        "the real game's by at most the bound of the first row at or below the lower of the "
+        "position's two scores"
+        + (f": less than 1e-9 for positions with both scores at least {min(covered)}."
+           if covered else "."),
+        "",
         "## Independent draws against a real deck",
         "",
         f"{d['games']:,} seeded games per row, both players using the solved policy, each "
