@@ -191,7 +191,9 @@ def test_the_play_derived_from_a_tables_values_is_its_solved_play(five):
     pay = five.pay_normal(a, b, deck.own, deck.loss, deck.win)
     worth = (pay * derived.plays["normal"]).sum(axis=1)
     assert np.max(np.abs(worth - five.normal.ravel())) < 1e-12
-    assert hit_probability(derived) == pytest.approx(hit_probability(five), abs=1e-12)
+    bound, expected = hit_probability(derived), hit_probability(five)
+    assert bound.pop("from_scores") == pytest.approx(expected.pop("from_scores"), abs=1e-12)
+    assert bound == pytest.approx(expected, abs=1e-12)
 
 
 def test_the_game_report_end_to_end(tmp_path, monkeypatch):

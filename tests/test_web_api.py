@@ -144,8 +144,8 @@ GAMES = [
      ["--me", "200", "--opponent", "600", "--card", "captain"]),
     ({"me": 200, "opponent": 400, "target": 500, "sudden_death": True},
      ["--me", "200", "--opponent", "400", "--sudden-death"]),
-    ({"me": -300, "opponent": 400, "target": 500, "variants": ["score-floor-zero"]},
-     ["--me", "-300", "--opponent", "400", "--variant", "score-floor-zero"]),
+    ({"me": 100, "opponent": 400, "target": 500, "variants": ["score-floor-zero"]},
+     ["--me", "100", "--opponent", "400", "--variant", "score-floor-zero"]),
 ]
 
 
@@ -207,6 +207,8 @@ BAD = [
     (GAME, {"me": 0, "target": 500}, "opponent: required field missing"),
     (GAME, {"me": 0, "opponent": 0, "target": 500, "sudden_death": True,
             "variants": ["endgame-new-final-round"]}, "no sudden death"),
+    (GAME, {"me": -300, "opponent": 400, "target": 500, "variants": ["score-floor-zero"]},
+     "no score goes below zero"),
     (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 2, "board_state": "12"}, "bad board state"),
     (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 2, "board_state": "3333333333/0"},
      "game is over"),
