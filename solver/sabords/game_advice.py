@@ -47,9 +47,7 @@ def phase_of(spec: GameSpec, me: int, opponent: int, sudden_death: bool) -> str:
 
 
 def _payoffs(table: GameTable, phase: str, me: int, opponent: int, own, loss, win):
-    low = table.spec.bottom
-    a = np.array([max(me // UNIT, low)])
-    b = np.array([max(opponent // UNIT, low)])
+    a, b = np.array([me // UNIT]), np.array([opponent // UNIT])  # checked by phase_of
     pay = {"normal": table.pay_normal, "last": table.pay_last, "sudden-death": table.pay_sudden}
     return pay[phase](a, b, own, loss, win)[0]
 
