@@ -95,7 +95,7 @@ PARTS: tuple[Part, ...] = (
          invariants="solver.armada.invariants",
          ambiguity="solver.armada.ambiguity"),
     Game("dracheninsel", "Die Dracheninsel",
-         "Die Dracheninsel: board, layout, route, patrol, play.",
+         "Die Dracheninsel: board, layout, route, patrol, variants.",
          aliases=("dragon", "die-dracheninsel"), folder="dracheninsel",
          command="solver.dragon.cli:dragon",
          reports="solver.dragon.reports:write_reports",

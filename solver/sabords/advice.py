@@ -191,16 +191,19 @@ def island_advice(model, counts: np.ndarray, pos: int) -> dict:
 def island_text(advice: dict) -> str:
     """An Island of Skulls answer for people."""
     best = advice["best"]
-    how = (f"roll {best['reroll']} (the best choice under island-choose-dice)"
-           if best["choose"] else f"roll every non-skull die ({best['reroll']}): nothing "
-           "to choose under the default reading")
-    lines = [f"{advice['card']}, {advice['dice']}: ISLAND OF SKULLS ({advice['skulls']} "
-             f"skulls): the turn goes on; {how}",
-             "each roll must add a skull or the turn ends; you score nothing, and each "
-             f"opponent loses {advice['opponents_loss']:.2f} points on average "
-             f"(value {advice['value']:.2f}, objective {advice['objective']})",
-             f"(on a roll after the first these dice are a bust: {advice['skulls']} skulls)",
-             "loss  probability"]
+    head = f"{advice['card']}, {advice['dice']}: ISLAND OF SKULLS ({advice['skulls']} skulls)"
+    lost = (f"you score nothing, and each opponent loses {advice['opponents_loss']:.2f} points "
+            f"on average (value {advice['value']:.2f}, objective {advice['objective']})")
+    if not best["reroll"]:
+        lines = [f"{head}: no die is left to roll, the turn ends at once", lost]
+    else:
+        how = (f"roll {best['reroll']} (the best choice under island-choose-dice)"
+               if best["choose"] else f"roll every non-skull die ({best['reroll']}): nothing "
+               "to choose under the default reading")
+        lines = [f"{head}: the turn goes on; {how}",
+                 f"each roll must add a skull or the turn ends; {lost}"]
+    lines += [f"(on a roll after the first these dice are a bust: {advice['skulls']} skulls)",
+              "loss  probability"]
     lines += [f"{loss:>4}  {p:11.4f}" for loss, p in advice["loss_distribution"].items()]
     return "\n".join(lines)
 

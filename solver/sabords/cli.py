@@ -60,7 +60,7 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
     Example (the French rulebook's worked example, 1400 points):
       treasure sabords score --card captain CCCCDSSX
     """
-    from solver.sabords.dice import parse_dice
+    from solver.sabords.dice import format_dice, parse_dice
     from solver.sabords.scoring import (
         bust_outcomes,
         island_count,
@@ -73,6 +73,7 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
     card = the_card.name
     counts = np.array(parse_dice(dice, rules))
     skulls = int(counts[rules.face(rules.skull)]) + the_card.extra_skulls
+    dice = format_dice(counts, rules)
     result: dict = {"card": card, "dice": dice}
     if island:
         if not the_card.island:
@@ -101,7 +102,7 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
     if "opponents" in result:
         lines.append(("Each opponent", f"{result['opponents']:+d}"))
     if result.get("bust"):
-        lines.append(("Bust", "yes (three skulls)"))
+        lines.append(("Bust", f"yes ({skulls} skulls)"))
     if result.get("chest"):
         lines.append(("Full chest", "yes (+500 included)"))
     if result.get("win"):
