@@ -12,7 +12,7 @@ import sys
 import click
 
 from solver.games import PARTS, find
-from solver.util import InputError
+from solver.util import InputError, SolveError
 
 # the registry's parts that have a command, by name (solver.games)
 SUBCOMMANDS = {p.name: p for p in PARTS if p.command}
@@ -87,6 +87,9 @@ def main(argv: list[str] | None = None) -> None:
     except InputError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
+    except SolveError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(1)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(1)

@@ -25,6 +25,11 @@ class InputError(ValueError):
     """Bad user input (dice string, card name, board file...): the CLI prints one line, exits 2."""
 
 
+class SolveError(RuntimeError):
+    """A solve that ended without its answer (a solver's work limit reached, or interrupted):
+    the CLI prints one line and exits 1."""
+
+
 def os_error_text(err: OSError) -> str:
     """An OS error as words: ``no such file``, ``permission denied``, ``is a directory``..."""
     reasons = {
@@ -73,11 +78,14 @@ def output_path(path: str | os.PathLike, what: str = "output file") -> Path:
     an InputError, as in other command-line tools) and it must not be a folder itself."""
     path = Path(path)
     parent = path.parent
-    if path.is_dir():
-        raise InputError(f"cannot write {what} {path}: is a folder")
-    if not parent.is_dir():
-        problem = "is not a folder" if parent.exists() else "does not exist"
-        raise InputError(f"cannot write {what} {path}: the folder {parent} {problem}")
+    try:
+        if path.is_dir():
+            raise InputError(f"cannot write {what} {path}: is a folder")
+        if not parent.is_dir():
+            problem = "is not a folder" if parent.exists() else "does not exist"
+            raise InputError(f"cannot write {what} {path}: the folder {parent} {problem}")
+    except OSError as err:  # a name too long, say
+        raise InputError(f"cannot write {what} {path}: {os_error_text(err)}") from None
     return path
 
 
@@ -187,6 +195,17 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     """Write text (UTF-8, ``\\n`` line ends) whole."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_output(path: str | os.PathLike, data: bytes | str, what: str = "output file") -> None:
+    """Write a file the user asked for, whole (:func:`atomic_write_bytes`): a failure of the
+    file system (a read-only folder, a full disk, a name too long) is an InputError naming the
+    file, not a traceback."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        atomic_write_bytes(path, raw)
+    except OSError as err:
+        raise InputError(f"cannot write {what} {path}: {os_error_text(err)}") from None
 
 
 def dumps_json(obj: object) -> str:

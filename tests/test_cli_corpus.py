@@ -100,6 +100,25 @@ def _huge_armada_board(tmp_path) -> str:
 
 
 HUGE_INT = 10**18
+
+
+def _many_doubloons_board(_tmp_path) -> str:
+    """The shipped board with every count pier given three more doubloons: 7 ** 6 * 4 ** 4
+    ways to take them, far more than the tables hold."""
+    from solver.armada.board import BOARD_FILE
+
+    text = BOARD_FILE.read_text(encoding="utf-8")
+    pier = ('values = [1, 2, 3]\nneed = [2, 3, 4]\nallowed = [["{0}"], ["{0}"], ["{0}"]]')
+    more = ('values = [1, 2, 3, 1, 1, 1]\nneed = [2, 3, 4, 5, 5, 5]\nallowed = '
+            '[["{0}"], ["{0}"], ["{0}"], ["{0}"], ["{0}"], ["{0}"]]')
+    symbols = [line.split('"')[1] for line in text.splitlines()
+               if line.startswith("allowed = [[") and line.count("[") == 4]
+    for symbol in symbols:
+        text = text.replace(pier.format(symbol), more.format(symbol))
+    assert text.count("need = [2, 3, 4, 5, 5, 5]") == 6
+    return text
+
+
 def test_empty_position_file_means_every_hunter_in_its_boat(files, tmp_path, capsys):
     """The documented meaning (--position's help): a file without [hunters], an empty one
     say, is the opening, all six hunters in their boats; a file listing one hunter means only
@@ -139,8 +158,63 @@ HUGE_FILES = [
 ]
 
 
-@pytest.mark.parametrize("prefix, text, words", HUGE_FILES, ids=lambda x: None)
-def test_huge_numbers_in_files(prefix, text, words, tmp_path, capsys):
+def _board_with(game: str, line: str) -> str:
+    """The game's shipped board file with its ``reconstruction = true`` line replaced."""
+    from importlib import import_module
+
+    text = import_module(f"solver.{game}.board").BOARD_FILE.read_text(encoding="utf-8")
+    assert "reconstruction = true" in text
+    return text.replace("reconstruction = true", line, 1)
+
+
+# Files that parse but break a rule (or hold a value of the wrong type), and the words the
+# one-line error must contain.
+RULE_BREAKING_FILES = [
+    (["armada", "value", "--objective", "turn", "--board"], _many_doubloons_board,
+     "ways to take its doubloons"),
+    (["armada", "value", "--objective", "turn", "--board"],
+     lambda _: _board_with("armada", 'reconstruction = "false"'),
+     "reconstruction is true or false"),
+    (["dragon", "route", "--hunter", "red", "--hand", "forest", "--board"],
+     lambda _: _board_with("dragon", 'reconstruction = "no"'), "reconstruction is true or false"),
+    (["dragon", "route", "--hunter", "blue", "--hand", "forest", "--position"],
+     lambda _: '[hunters]\nblue = { at = "1,1", with = "blue" }\n', "with itself"),
+    (["dragon", "patrol", "--hunter", "red", "--position"],
+     lambda _: '[hunters]\nred = "boat"\nblue = { at = "1,1", guarding = "false" }\n',
+     "guarding is true or false"),
+]
+
+
+@pytest.mark.parametrize("route, words", [
+    ('{"hunter": ["red"], "plan": []}', "hunter ['red'] is not on the board"),
+    ('{"plan": [{"to": "99,99"}]}', "hunter none is not on the board"),
+    ('{"hunter": "red", "plan": [{"action": "step", "to": "99,99"}]}', "99,99"),
+    ('{"hunter": "red", "start": 7, "plan": []}', "start 7 is not a cell"),
+])
+def test_route_files_that_cannot_be_drawn(route, words, tmp_path, capsys):
+    path = tmp_path / "route.json"
+    path.write_text(route, encoding="utf-8")
+    code, _, err = run(["dragon", "board", "--svg", str(tmp_path / "x.svg"), "--route",
+                        str(path)], capsys)
+    assert_one_line_error(code, err, str(path), words)
+
+
+@pytest.mark.parametrize("argv", [
+    ["sabords", "policy", "--card", "captain", "--out", "{long}"],
+    ["dragon", "board", "--svg", "{long}"],
+    ["dragon", "layout", "--out", "{long}"],
+])
+def test_an_output_file_that_cannot_be_written(argv, tmp_path, capsys):
+    """A file system's refusal (here a name longer than any file system takes) is one line
+    naming the file, not a traceback."""
+    long = str(tmp_path / ("x" * 300 + ".out"))
+    code, _, err = run([a.format(long=long) for a in argv], capsys)
+    assert_one_line_error(code, err, "cannot write", "x" * 300)
+
+
+@pytest.mark.parametrize("prefix, text, words", HUGE_FILES + RULE_BREAKING_FILES,
+                         ids=lambda x: None)
+def test_files_out_of_range_or_breaking_a_rule(prefix, text, words, tmp_path, capsys):
     path = tmp_path / "huge.toml"
     path.write_text(text(tmp_path), encoding="utf-8")
     code, _, err = run([*prefix, str(path)], capsys)
@@ -198,6 +272,9 @@ BAD_ARGUMENTS = [
     (["sabords", "game", "--target", "250"], "bad target 250"),
     (["sabords", "game", "--target", "0"], "bad target 0"),
     (["sabords", "game", "--target", HUGE], "bad target"),
+    (["sabords", "game", "--target", "1" + "0" * 20], "at most 20000"),
+    (["sabords", "hold", "--target", "1000000000", "--me", "0", "--opponent", "0",
+      "CCDMPSXX"], "at most 20000"),
     (["sabords", "game", "--me", "abc", "--opponent", "0"], "not a valid integer"),
     (["sabords", "game", "--me", "0"], "both --me and --opponent"),
     (["sabords", "game", "--me", "150", "--opponent", "0"], "multiple of 100"),

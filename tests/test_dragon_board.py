@@ -77,7 +77,7 @@ def test_reconstruction_counts_symmetry_and_spread(island):
 
 
 def test_layout_model_reproduces_the_optimum():
-    layout, figures = solve_layout(seconds=60)
+    layout, figures = solve_layout()
     assert figures["same_colour_pairs_touching"] == 0
     assert len(layout) == 60
     island = default_island()

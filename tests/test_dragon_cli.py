@@ -116,3 +116,32 @@ def test_variants_listed(capsys):
         "default": False, "sets": {"flight-from-boat": "forbidden"},
         "default_reading": {"flight-from-boat": "allowed"},
         "description": readings["flight-from-boat-allowed"]["description"]}
+
+
+def test_choices_and_all_are_case_insensitive(capsys):
+    """One spelling of every name, in any case: --goal, --method and --against all."""
+    code, lower, _ = run(capsys, "route", "--hunter", "red", "--hand", "forest", "--json")
+    assert code == 0
+    code, upper, _ = run(capsys, "route", "--hunter", "RED", "--hand", "Forest", "--goal",
+                         "Treasure", "--method", "CP-SAT", "--json")
+    assert code == 0 and upper == lower
+    code, lower, _ = run(capsys, "patrol", "--hunter", "red", "--json")
+    assert code == 0
+    code, upper, _ = run(capsys, "patrol", "--hunter", "red", "--against", "All", "--method",
+                         "Enumeration", "--json")
+    assert code == 0 and json.loads(upper)["to"] == json.loads(lower)["to"]
+
+
+def test_a_solve_cut_off_by_its_work_limit_is_one_line_with_status_1(capsys, monkeypatch):
+    """CP-SAT stopped before its proof (a work limit, or Ctrl-C, which CP-SAT catches) is a
+    one-line error, not a traceback."""
+    import solver.dragon.layout as layout
+    from solver.util import SolveError
+
+    with pytest.raises(SolveError, match="not solved to optimality"):
+        layout.solve_layout(work=1e-9)
+    solve = layout.solve_layout
+    monkeypatch.setattr(layout, "solve_layout", lambda model: solve(model, 1e-9))
+    code, out, err = run(capsys, "layout")
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert err.startswith("error: layout model: stage") and len(err.strip().splitlines()) == 1

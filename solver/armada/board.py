@@ -163,9 +163,12 @@ def parse_board(text: str, source: str) -> Board:
     dup = sorted({x for x in names if names.count(x) > 1})
     if dup:
         raise _fail(source, f"pier name {dup[0]!r} appears twice")
+    reconstruction = meta.get("reconstruction", False)
+    if not isinstance(reconstruction, bool):
+        raise _fail(source, f"reconstruction is true or false, not {reconstruction!r}")
     return Board(
         name=str(meta.get("name", Path(source).stem)),
-        reconstruction=bool(meta.get("reconstruction", False)),
+        reconstruction=reconstruction,
         note=str(meta.get("note", "")),
         symbols=symbols,
         letters=letters,

@@ -196,7 +196,7 @@ def solve(objective, no_cache, as_json, board_file, variants) -> None:
 def export(objective, fmt, out_file, board_file, variants) -> None:
     """Export a whole-game table (every board state's value) for analysis.
 
-    CSV: a header "state,value", then one line per state, e.g. "0000000000/0,48.320311234"
+    CSV: a header "state,value", then one line per state, e.g. "0000000000/0,48.320285853"
     (one digit per pier in board order, a slash, the skulls taken). NPZ (numpy.load):
     "value" of shape (skulls + 1, codes), where a state's code is the sum of
     taken[i] * stride[i], with "stride", "doubloons", "piers" and "objective". States where
@@ -212,7 +212,7 @@ def export(objective, fmt, out_file, board_file, variants) -> None:
 
     from solver.armada.export import table_csv, table_npz
     from solver.armada.tables import load_table
-    from solver.util import atomic_write_bytes, output_path
+    from solver.util import output_path, write_output
 
     output_path(out_file, "table file")
     game = _game(board_file, variants)
@@ -223,7 +223,7 @@ def export(objective, fmt, out_file, board_file, variants) -> None:
         with click.progressbar(length=table.shape[0], label="writing CSV",
                                file=sys.stderr) as bar:
             data = table_csv(game, table, bar.update).encode("ascii")
-    atomic_write_bytes(out_file, data)
+    write_output(out_file, data, "table file")
     click.echo(f"wrote {out_file} ({game.n_states} states, objective {objective})")
 
 

@@ -66,6 +66,11 @@ def meets(pier: Pier, level: int, counts: np.ndarray, rules: Rules) -> np.ndarra
     return full_house
 
 
+# The most pier states (doubloons taken on each pier) a board may have: the tables grow with
+# them, and the printed board's ten piers of three doubloons have 4**10.
+MAX_CODES = 4 * 4**10
+
+
 @dataclass(frozen=True)
 class Game:
     """A board played under rules."""
@@ -83,7 +88,12 @@ class Game:
             if need > rules.dice:
                 raise InputError(f"bad board file {board.source}, pier {pier.name!r}: needs "
                                  f"{need} dice, but the game has {rules.dice}")
-        return Game(board, rules)
+        game = Game(board, rules)
+        if game.n_codes > MAX_CODES:
+            raise InputError(f"bad board file {board.source}: {game.n_codes:,} ways to take its "
+                             f"doubloons (each pier's count plus one, multiplied); the solver "
+                             f"holds at most {MAX_CODES:,} (four times the printed board's)")
+        return game
 
     def reduced(self, piers: list[str] | None = None, skulls: int | None = None) -> Game:
         """The same game on fewer piers and/or skulls (small games for exact checks)."""

@@ -180,11 +180,14 @@ def island_from_data(data: dict, source: str = "board", model: Rules | None = No
     missing_boats = [c for c in model.colours if c not in boats]
     if missing_boats:
         raise _fail(source, f"no boat for colour {missing_boats[0]}")
+    reconstruction = data.get("reconstruction", False)
+    if not isinstance(reconstruction, bool):
+        raise _fail(source, f"reconstruction is true or false, not {reconstruction!r}")
     return Island(
         model=model,
         start=start,
         boats=boats,
-        reconstruction=bool(data.get("reconstruction", False)),
+        reconstruction=reconstruction,
         note=str(data.get("note", "")),
     )
 

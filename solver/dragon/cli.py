@@ -13,10 +13,10 @@ from solver.dragon.route import WORK_LIMIT
 from solver.util import (
     InputError,
     StatusLine,
-    atomic_write_text,
     dumps_json,
     output_path,
     read_text,
+    write_output,
 )
 
 BOARD_HELP = "Board file (default: the shipped reconstruction models/dracheninsel/board.toml)."
@@ -107,7 +107,17 @@ def board(board_file, position_file, route_file, svg_file) -> None:
         if not isinstance(route, dict) or not isinstance(route.get("plan"), list):
             raise InputError(f"route file {route_file}: expected the JSON of "
                              "`treasure dragon route --json`")
-    atomic_write_text(svg_file, draw_board(pos, route))
+        hunter, start = route.get("hunter"), route.get("start")
+        if start is None and (not isinstance(hunter, str) or hunter not in pos.hunters):
+            raise InputError(f"route file {route_file}: its hunter {hunter!r} is not on the "
+                             f"board (on it: {', '.join(sorted(pos.hunters))})")
+        if start is not None and not isinstance(start, str):
+            raise InputError(f"route file {route_file}: its start {start!r} is not a cell")
+    try:
+        picture = draw_board(pos, route)
+    except InputError as err:
+        raise InputError(f"route file {route_file}: {err}") from None
+    write_output(svg_file, picture, "picture")
     click.echo(f"wrote {svg_file}")
 
 
@@ -133,7 +143,7 @@ def layout(out_file, as_json) -> None:
     island, figures = build_island()
     text = board_toml(island, HEADER)
     if out_file:
-        atomic_write_text(out_file, text)
+        write_output(out_file, text, "board file")
     if as_json:
         click.echo(dumps_json(figures), nl=False)
     elif out_file:
@@ -148,11 +158,12 @@ def layout(out_file, as_json) -> None:
 @click.option("--hunter", required=True, help="The hunter to move (blue, red, grey, ...).")
 @click.option("--hand", required=True, callback=_some_card,
               help="Comma-separated cards, one to six (water, water+forest, flight, ...).")
-@click.option("--goal", type=click.Choice(["treasure", "boat"]),
+@click.option("--goal", type=click.Choice(["treasure", "boat"], case_sensitive=False),
               help="treasure (default), or boat for a hunter carrying treasure.")
 @_position_options
-@click.option("--method", type=click.Choice(["cp-sat", "search"]), default="cp-sat",
-              show_default=True, help="search: the exhaustive check (slow with swap cards).")
+@click.option("--method", type=click.Choice(["cp-sat", "search"], case_sensitive=False),
+              default="cp-sat", show_default=True,
+              help="search: the exhaustive check (slow with swap cards).")
 @click.option("--work-limit", type=click.FloatRange(min=0, min_open=True), callback=_finite,
               default=WORK_LIMIT, show_default=True, metavar="UNITS",
               help="CP-SAT's deterministic work per model (roughly seconds). When reached, the "
@@ -233,8 +244,9 @@ def _route_text(island, q, result) -> str:
 @click.option("--against", default="all", show_default=True,
               help="One opponent's colour, or all opponents.")
 @_position_options
-@click.option("--method", type=click.Choice(["cp-sat", "enumeration"]), default="cp-sat",
-              show_default=True)
+@click.option("--method", type=click.Choice(["cp-sat", "enumeration"], case_sensitive=False),
+              default="cp-sat", show_default=True,
+              help="enumeration: the exhaustive check of every dragon placement.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def patrol(hunter, against, board_file, position_file, variants, method, as_json) -> None:
     """Where Drachenpatrouille should set (or move) a dragon to slow opponents the most.
@@ -249,7 +261,13 @@ def patrol(hunter, against, board_file, position_file, variants, method, as_json
 
     island, pos = _load(board_file, position_file)
     colour = _colour(island, hunter)
-    target = "all" if against == "all" else _colour(island, against)
+    if against.strip().lower() == "all":
+        target = "all"
+    else:
+        try:
+            target = _colour(island, against)
+        except InputError as err:
+            raise InputError(f"--against: {err}, or all") from None
     solve = cp_patrol if method == "cp-sat" else enumerate_patrol
     result = solve(pos, colour, target, _variants(variants))
     if as_json:

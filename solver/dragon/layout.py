@@ -22,6 +22,7 @@ from ortools.sat.python import cp_model
 from solver.dragon import geometry as geo
 from solver.dragon.board import Island, island_from_data
 from solver.dragon.rules import Rules, rules
+from solver.util import SolveError
 
 # Clockwise from the top-right corner. The three-player pairs of the rulebook's appendix
 # (red+grey, green+blue, brown+yellow) sit side by side.
@@ -52,8 +53,10 @@ def _pairs_at(fields: list[geo.Hex], dist: int) -> list[tuple[int, int]]:
     ]
 
 
-def solve_layout(model: Rules | None = None, seconds: float = 60.0) -> tuple[dict, dict]:
-    """Solve the layout model; return (fields hex -> terrain, figures)."""
+def solve_layout(model: Rules | None = None, work: float = 100.0) -> tuple[dict, dict]:
+    """Solve the layout model; return (fields hex -> terrain, figures). ``work``: CP-SAT's
+    deterministic work limit per stage (the same cut-off on every machine; the stages take
+    about 2 units)."""
     model = model or rules()
     size = int(model.board["radius"])
     terrains = model.terrains
@@ -103,11 +106,12 @@ def solve_layout(model: Rules | None = None, seconds: float = 60.0) -> tuple[dic
             m.Add(terms[name] == value)
         m.Minimize(terms[stage])
         solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = seconds
+        solver.parameters.max_deterministic_time = work
         solver.parameters.num_workers = 8
         status = solver.Solve(m)
         if status != cp_model.OPTIMAL:
-            raise RuntimeError(f"layout model: stage {stage} not solved to optimality")
+            raise SolveError(f"layout model: stage {stage} not solved to optimality "
+                             f"({solver.StatusName(status)})")
         value = int(round(solver.ObjectiveValue()))
         fixed.append((stage, value))
         figures[stage] = value

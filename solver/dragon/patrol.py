@@ -19,9 +19,10 @@ from ortools.sat.python import cp_model
 
 from solver.dragon.distance import distances_to_goal, entry_costs
 from solver.dragon.position import Position
+from solver.dragon.route import WORK_LIMIT
 from solver.dragon.rulebook import dragon_sites
 from solver.dragon.rules import resolve_variants
-from solver.util import InputError
+from solver.util import InputError, SolveError
 
 CAP = 40  # "cut off": more cards than any route could need
 W_OWN = 300  # weights of the lexicographic objective (rank < W_OWN, own * W_OWN < W_OPP)
@@ -194,10 +195,10 @@ def cp_patrol(pos: Position, player: str, against: str = "all",
     m.Maximize(terms - rank)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 60.0
+    solver.parameters.max_deterministic_time = WORK_LIMIT
     status = solver.Solve(m)
     if status != cp_model.OPTIMAL:
-        raise RuntimeError(f"patrol model not solved ({solver.StatusName(status)})")
+        raise SolveError(f"patrol model not solved to optimality ({solver.StatusName(status)})")
     to = next(f for f, x in place.items() if solver.Value(x))
     moved = next((d for d, x in mv.items() if solver.Value(x)), None)
     return p.result((moved, to), "cp-sat")

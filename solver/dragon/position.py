@@ -165,7 +165,12 @@ def position_from_data(data: dict, island: Island, source: str = "position") -> 
         place = str(spec["at"]).strip()
         at = island.boat_node[colour] if place.lower() == "boat" else island.node(place)
         partner = model.parse_colour(spec["with"]) if spec.get("with") else None
-        hunters[colour] = Hunter(colour, at, partner, bool(spec.get("guarding", False)))
+        if partner == colour:
+            raise fail(f"hunter {colour} cannot carry the treasure with itself")
+        guarding = spec.get("guarding", False)
+        if not isinstance(guarding, bool):
+            raise fail(f"hunter {colour}: guarding is true or false, not {guarding!r}")
+        hunters[colour] = Hunter(colour, at, partner, guarding)
     pos = Position(island, tiles, dragons, hunters, treasure)
     return pos.validate(source)
 

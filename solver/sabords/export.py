@@ -21,7 +21,7 @@ import io
 
 import click
 
-from solver.util import StatusLine, atomic_write_text, dumps_json, output_path
+from solver.util import StatusLine, dumps_json, output_path, write_output
 
 COLUMNS = ["mode", "dice", "action", "reroll", "keep", "protect", "value", "bust"]
 
@@ -115,7 +115,7 @@ def policy(card, objective, fmt, out_file, no_cache, variants) -> None:
         writer.writerows(rows)
         text = buffer.getvalue()
     if out_file:
-        atomic_write_text(out_file, text)
+        write_output(out_file, text, "policy file")
         click.echo(f"wrote {out_file} ({len(rows)} states)", err=True)
     else:
         click.echo(text, nl=False)

@@ -48,6 +48,9 @@ from solver.util import InputError
 
 DEFAULT_LOW = -9500  # points: the chance of ever going below it is < 1e-9 (see the docstring)
 PHASES = ("normal", "last", "sudden-death")
+# The largest target solved: the score pairs, and so the solve's time, grow with its square
+# (24,025 pairs at 6000, 87,025 at 20000).
+MAX_TARGET = 20000
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,9 @@ class GameSpec:
         target = self.rules.target if self.target is None else int(self.target)
         if target <= 0 or target % UNIT:
             raise InputError(f"bad target {target}: a positive multiple of {UNIT} points")
+        if target > MAX_TARGET:
+            raise InputError(f"bad target {target}: at most {MAX_TARGET} (the solve grows with "
+                             "the square of the target: about an hour and a half there)")
         low = DEFAULT_LOW if self.low is None else int(self.low)
         if self.rules.score_floor == "zero":
             low = 0

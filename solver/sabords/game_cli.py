@@ -12,7 +12,8 @@ def game_position_options(func):
     """``--me``, ``--opponent``, ``--sudden-death`` and ``--target``: a position of the game."""
     func = click.option("--target", type=int, default=None,
                         help="Points to reach (default 6000; 5000 and 8000 are the French "
-                             "rulebook's shorter and longer games; any multiple of 100).")(func)
+                             "rulebook's shorter and longer games; any multiple of 100 up "
+                             "to 20000).")(func)
     func = click.option("--sudden-death", is_flag=True,
                         help="The trigger player dropped below the target after the last "
                              "round: the first to reach it again wins at once.")(func)

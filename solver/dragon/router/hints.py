@@ -15,13 +15,14 @@ from ortools.sat.python import cp_model
 
 from solver.dragon.route import INF, WORK_LIMIT, RouteResult
 from solver.dragon.router.decode import PlanReader
+from solver.util import SolveError
 
 if TYPE_CHECKING:
     from solver.dragon.move import Move
     from solver.dragon.router.model import CpRouter
 
 
-class NotSolved(RuntimeError):
+class NotSolved(SolveError):
     """CP-SAT found no solution within the work limit."""
 
 
