@@ -88,3 +88,42 @@ def test_positions_that_cannot_happen_are_one_line_errors(run, args, words, caps
     lines = [line for line in err.splitlines() if line.strip()]
     assert stop.value.code == 2
     assert len(lines) == 1 and words in lines[0], err
+
+
+@pytest.mark.parametrize("me, opponent", [(200, 300), (0, 600)])
+def test_treasure_island_says_which_dice_to_protect_for_winning(run, me, opponent):
+    """With the scoreboard, each reroll of the Treasure Island card names the dice for the
+    chest: among the kept dice without skulls, the sub-multiset whose bust pays the most
+    P(win) (the largest on ties), checked against every sub-multiset enumerated."""
+    import itertools
+
+    import numpy as np
+
+    from solver.sabords.dice import format_dice, parse_dice
+    from solver.sabords.game import GameSpec, load_game
+    from solver.sabords.game_advice import card_turn_values, phase_of
+    from solver.sabords.rules import load_rules
+
+    result = run("hold", *ARGS, "--card", "treasure-island", "--me", str(me), "--opponent",
+                 str(opponent), "CCDMPSSX", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    rules = load_rules()
+    table = load_game(GameSpec(rules, 500, -300))
+    phase = phase_of(table.spec, me, opponent, False)
+    om, pay, _ = card_turn_values(table, "treasure-island", me, opponent, phase)
+    space, skull = om.problem.space, rules.face(rules.skull)
+    rerolls = [o for o in doc["options"] if o["action"] == "reroll"]
+    assert rerolls and doc["best"].get("protect") == doc["options"][0].get("protect")
+    for option in rerolls:
+        keep, protect = (np.array(parse_dice(d, rules, len(d)) if d else [0] * len(rules.faces))
+                         for d in (option["keep"], option["protect"]))
+        assert np.all(protect <= keep) and protect[skull] == 0
+        subsets = [np.array(c) for c in itertools.product(*(range(k + 1) for k in keep))
+                   if c[skull] == 0]
+        best = max(pay[om.protect_out[space.index(c)]] for c in subsets)
+        assert pay[om.protect_out[space.index(protect)]] == best
+        largest = max(int(c.sum()) for c in subsets
+                      if pay[om.protect_out[space.index(c)]] == best)
+        assert protect.sum() == largest, (option, format_dice(protect, rules))
+

@@ -27,11 +27,8 @@ def turn_mode(card: Card, sorceress_used: bool, rerolled: bool) -> int:
 
 
 def protect_choices(sol: TurnSolution) -> np.ndarray:
-    """For every node ``K`` of the dice lattice, the node of the dice to put on Treasure Island
-    when keeping ``K``: the sub-multiset of ``K`` without skulls whose bust payoff is best, the
-    largest on ties, then the first in face order. Nodes are ranked in that order and one max
-    walk up the lattice (:meth:`~solver.engine.multiset.DiceSpace.best_below`) finds each
-    node's best-ranked sub-multiset, instead of enumerating them for every keep."""
+    """For every node of the dice lattice, the node of the dice to put on Treasure Island
+    when keeping it, for the turn's objective (see :func:`best_protect`)."""
     from solver.sabords.scoring import protected_outcomes
 
     model = sol.model
@@ -39,12 +36,23 @@ def protect_choices(sol: TurnSolution) -> np.ndarray:
     out = protected_outcomes(counts, model.card, model.rules)
     payoff = np.broadcast_to(np.asarray(model.objective.payoff(out.own, out.opponents, out.win),
                                         dtype=np.float64), (len(counts),))
-    payoff = np.where(counts[:, model.skull] > 0, -np.inf, payoff)
+    return best_protect(model.space, model.skull, payoff)
+
+
+def best_protect(space, skull: int, payoff: np.ndarray) -> np.ndarray:
+    """For every node ``K`` of the dice lattice, the node of the dice to put on Treasure Island
+    when keeping ``K``: the sub-multiset of ``K`` without skulls whose bust ``payoff`` (one per
+    node) is best, the largest on ties, then the first in face order. Nodes are ranked in that
+    order and one max walk up the lattice
+    (:meth:`~solver.engine.multiset.DiceSpace.best_below`) finds each node's best-ranked
+    sub-multiset, instead of enumerating them for every keep."""
+    counts = space.counts
+    payoff = np.where(counts[:, skull] > 0, -np.inf, payoff)
     faces = [counts[:, f] for f in reversed(range(counts.shape[1]))]
     order = np.lexsort([*faces, counts.sum(axis=1), payoff])
     rank = np.empty(len(order), dtype=np.float64)
     rank[order] = np.arange(len(order))
-    return order[model.space.best_below(rank).astype(np.int64)]
+    return order[space.best_below(rank).astype(np.int64)]
 
 
 def protect_text(sol: TurnSolution, choices: np.ndarray, keep_counts: np.ndarray) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.engine import solve
-from solver.sabords.advice import advise, turn_mode
+from solver.sabords.advice import advise, best_protect, turn_mode
 from solver.sabords.dice import format_dice, parse_dice
 from solver.sabords.game import GameSpec, GameTable
 from solver.sabords.objective import Objective
@@ -93,10 +93,16 @@ def game_hold(table: GameTable, card: str, me: int, opponent: int, phase: str, d
     options = [{"action": "stop", "keep": format_dice(counts, rules),
                 "value": float(pay[om.stop_out[mode, pos]])}]
     rows = np.flatnonzero((problem.act_mode == mode) & (problem.act_state == pos))
+    # Treasure Island: the dice to protect are the kept ones whose bust pays best, here in P(win)
+    chest = None if om.protect_out is None else best_protect(
+        space, rules.face(rules.skull), pay[om.protect_out])
     for a in rows:
         keep = space.counts[problem.act_keep[a]].astype(int)
-        options.append({"action": "reroll", "reroll": format_dice(counts - keep, rules),
-                        "keep": format_dice(keep, rules), "value": float(sol.action_value[a])})
+        option = {"action": "reroll", "reroll": format_dice(counts - keep, rules),
+                  "keep": format_dice(keep, rules), "value": float(sol.action_value[a])}
+        if chest is not None:
+            option["protect"] = format_dice(space.counts[chest[problem.act_keep[a]]], rules)
+        options.append(option)
     order = sorted(range(len(options)), key=lambda i: -options[i]["value"])
     options = [options[i] for i in order]  # stable: ties keep stop, then the larger keep, first
     best = options[0]
