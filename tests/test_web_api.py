@@ -405,9 +405,11 @@ def test_two_requests_for_a_cold_turn_table_build_it_once(client, monkeypatch, t
     assert len(list(tmp_path.glob("sabords/gold-points-*.tsc"))) == 1
 
 
-def test_the_shipped_table_answers_without_a_solve(monkeypatch, tmp_path_factory):
+@pytest.mark.parametrize("cache", ["empty", "unusable"])
+def test_the_shipped_table_answers_without_a_solve(cache, monkeypatch, tmp_path_factory):
     """A whole game whose table ships in proofs/ (same rules, target, lowest score) is
-    answered from it at once; one solved under other rules is not used."""
+    answered from it at once, also when the cache folder cannot be used (a regular file
+    here); one solved under other rules is not used."""
     import solver.sabords.game as game_module
     from solver.sabords.game import GameSpec, load_game
     from solver.sabords.game_report import _proof
@@ -418,7 +420,11 @@ def test_the_shipped_table_answers_without_a_solve(monkeypatch, tmp_path_factory
     proofs = tmp_path_factory.mktemp("proofs")
     (proofs / "sabords").mkdir()
     (proofs / "sabords" / "game-500.json").write_text(_proof(table))
-    monkeypatch.setenv("TREASURE_CACHE", str(tmp_path_factory.mktemp("empty-cache")))
+    folder = tmp_path_factory.mktemp("cache")
+    if cache == "unusable":
+        folder = folder / "a-file"
+        folder.write_text("not a folder")
+    monkeypatch.setenv("TREASURE_CACHE", str(folder))
 
     def refuse(*args, **kwargs):
         raise AssertionError("solved instead of reading the shipped table")
@@ -434,9 +440,10 @@ def test_the_shipped_table_answers_without_a_solve(monkeypatch, tmp_path_factory
         hold = client.post(HOLD, json={"dice": "CCCDMPXX", "me": 0, "opponent": 600,
                                        "target": 500})
         assert hold.status_code == 200 and json.loads(hold.text)["phase"] == "last"
-        # another reading's table is a different game: built, not read from the file
-        other = client.post(GAME, json={**body, "variants": ["nine-as-set"]})
-        assert other.status_code == 202
+        if cache == "empty":
+            # another reading's table is a different game: built, not read from the file
+            other = client.post(GAME, json={**body, "variants": ["nine-as-set"]})
+            assert other.status_code == 202
 
 
 def test_the_default_game_ships_its_table():

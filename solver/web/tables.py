@@ -15,8 +15,9 @@ own floats (written with full precision), so answering them from the file is exa
 **Gold Armada whole-game tables** (about twenty seconds cold): built in the background the
 same way; once cached, the query reads them as the command line does.
 
-When the cache folder cannot be used nothing can be built ahead, and tables are solved during
-the request, as the command line would.
+When the cache folder cannot be used nothing can be built ahead: the shipped table still
+answers its game, and any other table is solved during the request, as the command line
+would.
 """
 
 from __future__ import annotations
@@ -57,10 +58,11 @@ class GameTables:
         from solver.sabords.game import cache_path, load_game
 
         path = cache_path(spec)
-        if path is not None and not path.exists():
+        if path is None or not path.exists():
             shipped = self.shipped(spec)
             if shipped is not None:
                 return shipped
+        if path is not None and not path.exists():
             variants = ", ".join(spec.rules.variants) or "no variants"
             self.builds.build_in_background(
                 str(path), f"solving the whole Mille Sabords game (target {spec.target}, "
