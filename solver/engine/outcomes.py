@@ -34,7 +34,7 @@ class OutcomeMap:
             bonus = best[pr.act_keep] - pay[self.base_out]
         return StoppingProblem(pr.space, pr.live, pay[self.stop_out], pay[self.end_out],
                                pr.act_mode, pr.act_state, pr.act_keep, pr.act_next, bonus,
-                               pr.bonus_mask)
+                               pr.bonus_mask, pr.keep_rules)
 
     def first_roll_value(self, value: np.ndarray, pay: np.ndarray) -> float:
         """The value before the first roll, from the solved values of ``explicit(pay)``."""

@@ -44,6 +44,7 @@ class StoppingProblem:
     act_next: np.ndarray  # (A,) mode after the roll
     act_bonus: np.ndarray | None = None  # (A,) paid when the roll lands in bonus_mask
     bonus_mask: np.ndarray | None = None  # (modes, F) bool
+    keep_rules: tuple = ()  # the actions as lattice rules (engine.keeps), when they are such
     _segments: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @property

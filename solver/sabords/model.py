@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.engine import DiceSpace, StoppingProblem
+from solver.engine.keeps import KeepRule, expand
 from solver.sabords.objective import Objective
 from solver.sabords.rules import NO_LIMIT, Card, Rules
 from solver.sabords.scoring import (
@@ -81,7 +82,8 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
     stop_value = np.where(stop_is_bust, bust_pay, stop_pay)
     terminal_value = np.tile(bust_pay, (modes, 1))
 
-    act_mode, act_state, act_keep, act_next = _actions(space, card, rules, live)
+    keeps = keep_rules(card, rules, modes)
+    act_mode, act_state, act_keep, act_next = expand(space, live, keeps)
     act_bonus = bonus_mask = protect = None
     if card.protect:
         protect = _protect_payoffs(space, card, rules, objective)
@@ -99,6 +101,7 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
         act_next=act_next,
         act_bonus=act_bonus,
         bonus_mask=bonus_mask,
+        keep_rules=keeps,
     )
     first_island = np.array([goes_to_island(int(c), card, rules) for c in full_counts[:, skull]])
     island_value = np.zeros(len(space.full))
@@ -111,40 +114,30 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
                      island_value, protect, stop_is_bust)
 
 
-def _actions(space: DiceSpace, card: Card, rules: Rules, live: np.ndarray):
-    """Every legal (mode, state, keep, next mode), sorted by mode then state."""
-    states, keeps, rolled = space.keep_pairs()
+def keep_rules(card: Card, rules: Rules, modes: int) -> tuple[KeepRule, ...]:
+    """Which dice a reroll may keep, per mode: any non-skull dice rolled (at least
+    ``min_reroll``, keeping at least ``min_keep``); in the Sorceress's unused mode also a roll
+    that frees up to ``skull_rerolls`` skulls (then she is used); under After the Storm each
+    reroll moves to the next mode, and the last mode has none."""
     skull = rules.face(rules.skull)
-    rolled_skulls = space.counts[rolled, skull]
-    rolled_n = space.size[rolled]
-    kept_n = space.size[keeps]
-    pos = states - space.full[0]
-    plain = (rolled_skulls == 0) & (rolled_n >= rules.min_reroll) & (kept_n >= rules.min_keep)
-    freeing = (
-        (rolled_skulls >= 1)
-        & (rolled_skulls <= card.skull_rerolls)
-        & (rolled_n >= rules.sorceress_min_reroll)
-        & (kept_n >= rules.min_keep)
-    )
-    out_mode, out_state, out_keep, out_next = [], [], [], []
-    modes = live.shape[0]
+    free = tuple(f != skull for f in range(len(rules.faces)))
+    nothing = (0,) * len(rules.faces)
+    plain_max = rules.dice - rules.min_reroll
+    out = []
     for mode in range(modes):
         if card.skull_rerolls:
-            allowed = plain | freeing if mode == 0 else plain
-            nxt = np.where(freeing & (mode == 0), 1, mode)
+            out.append(KeepRule(mode, mode, nothing, free, rules.min_keep, plain_max))
+            if mode == 0:
+                for freed in range(1, card.skull_rerolls + 1):
+                    forced = tuple(freed if f == skull else 0 for f in range(len(free)))
+                    out.append(KeepRule(0, 1, forced, free, rules.min_keep,
+                                        rules.dice - rules.sorceress_min_reroll))
         elif card.rerolls < NO_LIMIT:
-            allowed = plain if mode < card.rerolls else np.zeros_like(plain)
-            nxt = np.full(len(plain), mode + 1)
+            if mode < card.rerolls:
+                out.append(KeepRule(mode, mode + 1, nothing, free, rules.min_keep, plain_max))
         else:
-            allowed = plain
-            nxt = np.full(len(plain), mode)
-        allowed = allowed & live[mode, pos]
-        out_mode.append(np.full(int(allowed.sum()), mode))
-        out_state.append(pos[allowed])
-        out_keep.append(keeps[allowed])
-        out_next.append(nxt[allowed])
-    return tuple(np.concatenate(a).astype(np.int64) for a in (out_mode, out_state, out_keep,
-                                                               out_next))
+            out.append(KeepRule(mode, mode, nothing, free, rules.min_keep, plain_max))
+    return tuple(out)
 
 
 def _protect_payoffs(space: DiceSpace, card: Card, rules: Rules, objective: Objective):
