@@ -34,8 +34,7 @@ def test_random_payoffs_and_warm_starts_reach_the_one_problem_optimum(deck):
         p = problem[lane]
         om = deck.maps[p]
         single = solve(om.explicit(pay[lane]))
-        rows = slice(deck.packed.mode_off[p], deck.packed.mode_off[p + 1])
-        got = value[slot[lane], rows]
+        got = deck.packed.values(value[slot[lane]], p)
         live = om.problem.live
         assert np.max(np.abs(np.where(live, single.value - got, 0.0))) < 1e-12, deck.cards[p]
         assert abs(om.first_roll_value(single.value, pay[lane]) - start[lane]) < 1e-12

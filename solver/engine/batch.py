@@ -14,13 +14,24 @@ way a turn can end, an *outcome* index, and a *lane* is one problem with one pay
 * a *first roll* may end the turn at once with a distribution over outcomes (``first_*``, a
   sparse row per full state; empty where the first roll is an ordinary state).
 
-:func:`solve_lanes` solves every lane by modified policy iteration, as
-:func:`~solver.engine.stopping.solve` does, compiled with numba and parallel over lanes. Each
-lane starts from the values stored for it (a *warm start*): when a game solver sweeps its states
-again with slightly changed payoffs, the last sweep's turn values are a few updates away from
-the new ones, so a lane costs one Bellman update and a few cheap fixed-policy sweeps instead of
-a solve from scratch. Any start converges: every policy of these problems ends with probability
-one. Besides the value before the first roll, a lane can report the probability of each outcome
+**How a lane is solved.** Modified policy iteration, as :func:`~solver.engine.stopping.solve`,
+but on lattices rather than lists of actions, and compiled (:mod:`solver.engine.batch_kernels`):
+
+* the legal keeps are the problem's :class:`~solver.engine.keeps.KeepRule` s, so a Bellman
+  update is one expectation walk down the lattice and one max walk up it per rule, a few
+  operations per node, instead of one per (state, keep) pair (36,000 for eight dice);
+* the lattice is folded by the faces the problem cannot tell apart
+  (:mod:`solver.engine.orbits`, found from the problem's own data): 603 nodes instead of 3003
+  when coins and diamonds score alike and monkeys, parrots and sabres do;
+* :data:`~solver.engine.batch_kernels.LANES` lanes of one problem are solved side by side,
+  one SIMD column each; a lane freezes when it has converged, so its result does not depend on
+  the other lanes of its group; groups run in parallel;
+* each lane starts from the values stored for it (a *warm start*): when a game solver sweeps
+  its states again with slightly changed payoffs, the last sweep's turn values are a few
+  updates away from the new ones. Any start converges: every policy of these problems ends with
+  probability one.
+
+Besides the value before the first roll, a lane can report the probability of each outcome
 under its optimal policy: the value is then linear in the payoffs, which is what a caller needs
 to solve a fixed point through them by Newton steps (policy iteration).
 """
@@ -30,107 +41,232 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
 
+from solver.engine.batch_kernels import LANES, TIE, solve_groups
+from solver.engine.orbits import OrbitSpace, interchangeable
 from solver.engine.outcomes import OutcomeMap
 
-NEG = -1.0e300
-# Actions whose values differ by less than this (relative) are ties: the first one listed (or
-# stopping) is kept. Symmetric keeps (a monkey or a parrot) are worth the same up to rounding,
-# and a tie broken by rounding noise would change the policy, and the outcome distribution's
-# push, on every solve; the value lost is at most this much per decision.
-TIE = 4e-15
+__all__ = ["LANES", "TIE", "RELAX", "Packed", "solve_lanes", "reach_words"]
+
 # Fixed-policy sweeps move each value this many times its change (over-relaxation): the error
 # of a sweep shrinks about as fast as the chance of rolling on, and over-relaxing takes out
-# more of it per sweep. Measured on warm lanes of the game at 6000 (payoffs moved by 1e-9 to
-# 1e-1): 1.3 or 1.4 do 9 to 27 % less work than 1.0, 1.6 no less; a lane whose sweeps stop
-# shrinking goes back to 1.0, and every round ends with a full Bellman update, so the values
-# solved are the same.
+# more of it per sweep; a lane whose sweeps stop shrinking goes back to 1.0, and every round
+# ends with a full Bellman update, so the values solved are the same.
 RELAX = 1.3
 
 
 @dataclass(frozen=True, eq=False)
 class Packed:
-    """Several problems over one dice space, packed into flat arrays for the kernel."""
+    """Several problems over one dice space, each on its orbit lattice, packed into flat
+    arrays for the kernels (see :mod:`solver.engine.batch_kernels` for the layout)."""
 
     maps: tuple[OutcomeMap, ...]
-    arrays: tuple  # the kernel's problem arguments, in order
-    mode_off: np.ndarray  # first stacked mode row of each problem
+    orbits: tuple[OrbitSpace, ...]
+    arrays: tuple  # the kernels' problem arguments, in order
+    acts: tuple  # what the push reads: acting states, kept nodes and their rolls (_push_data)
     modes: np.ndarray
-    total_modes: int
-    n_full: int
+    n_full: np.ndarray  # full orbits per problem
+    value_off: np.ndarray  # each problem's first column in a slot's row of values
 
     @staticmethod
     def of(maps: list[OutcomeMap]) -> Packed:
         space = maps[0].problem.space
         if any(m.problem.space is not space for m in maps):
             raise ValueError("packed problems must share one dice space")
-        if int(space.full[0]) != len(space.counts) - len(space.full):
-            raise ValueError("full nodes must be numbered last")
-        n_nodes, n_full = len(space.counts), len(space.full)
-        modes = np.array([m.problem.modes for m in maps], dtype=np.int64)
-        mode_off = np.r_[0, np.cumsum(modes)].astype(np.int64)
-        live, fixed, stop_out, end_out, bonus_p = [], [], [], [], []
-        seg_start, seg_state, act_node, act_keep = [], [], [], []
-        seg_off, act_total = [0], 0
-        protect = np.zeros((len(maps), n_nodes), dtype=np.int32)
-        has_protect = np.zeros(len(maps), dtype=np.bool_)
-        base = np.zeros(len(maps), dtype=np.int64)
-        first_ptr = np.zeros((len(maps), n_full + 1), dtype=np.int64)
-        first_idx, first_p = [], []
-        for i, om in enumerate(maps):
-            pr = om.problem
-            starts, states = pr.segments()
-            has_action = np.zeros(pr.live.size, dtype=bool)
-            has_action[states] = True
-            live.append(pr.live)
-            fixed.append(pr.live & ~has_action.reshape(pr.live.shape))
-            stop_out.append(om.stop_out)
-            end_out.append(om.end_out)
-            bp = pr.bonus_expectation()
-            bonus_p.append(np.zeros((pr.modes, n_nodes)) if bp is None else bp)
-            seg_start.append(starts + act_total)
-            seg_state.append(states)
-            act_node.append(pr.act_next * n_nodes + pr.act_keep)
-            act_keep.append(pr.act_keep)
-            act_total += len(pr.act_keep)
-            seg_off.append(seg_off[-1] + len(states))
-            if om.protect_out is not None:
-                protect[i] = om.protect_out
-                has_protect[i] = True
-                base[i] = om.base_out
-            count = 0
-            for s, row in enumerate(om.first_rows):
-                for out, p in sorted(row.items()):
+        parts = [_fold(om) for om in maps]
+        modes = np.array([om.problem.modes for om in maps], dtype=np.int64)
+        n_nodes = np.array([p["orbits"].count for p in parts], dtype=np.int64)
+        n_full = np.array([len(p["live"][0]) for p in parts], dtype=np.int64)
+        below = n_nodes - n_full
+        node_off = np.r_[0, np.cumsum(n_nodes)].astype(np.int64)
+        mn_off = np.r_[0, np.cumsum(modes * n_nodes)].astype(np.int64)
+        f_off = np.r_[0, np.cumsum(n_full)].astype(np.int64)
+        mf_off = np.r_[0, np.cumsum(modes * n_full)].astype(np.int64)
+        width = int(modes.max())
+        walk_all, walk_off = [], np.zeros((len(maps), width + 1), dtype=np.int64)
+        first_idx, first_p, first_ptr = [], [], [0]
+        rules = [r for p in parts for r in p["rules"]]
+        r_off = np.r_[0, np.cumsum([len(p["rules"]) for p in parts])].astype(np.int64)
+        allowed = [r["allowed"] for r in rules]
+        smap = [r["smap"] for r in rules]
+        for i, part in enumerate(parts):
+            total = sum(len(w) for w in walk_all)
+            for m, walk in enumerate(part["walks"]):
+                walk_off[i, m] = total
+                walk_all.append(walk)
+                total += len(walk)
+            walk_off[i, len(part["walks"]):] = total
+            for row in part["first_rows"]:
+                for out, prob in sorted(row.items()):
                     first_idx.append(out)
-                    first_p.append(p)
-                    count += 1
-                first_ptr[i, s + 1] = count
-            first_ptr[i] += len(first_idx) - count
+                    first_p.append(prob)
+                first_ptr.append(len(first_idx))
+
+        def flat(key, dtype):
+            return np.ascontiguousarray(np.concatenate([np.ravel(p[key]) for p in parts])
+                                        .astype(dtype))
+
         arrays = (
-            np.ascontiguousarray(np.concatenate(live)),
-            np.ascontiguousarray(np.concatenate(fixed)),
-            np.ascontiguousarray(np.concatenate(stop_out).astype(np.int64)),
-            np.ascontiguousarray(np.concatenate(end_out).astype(np.int64)),
-            np.ascontiguousarray(np.concatenate(bonus_p).ravel()),
-            np.array(seg_off, dtype=np.int64),
-            np.r_[np.concatenate(seg_start), act_total].astype(np.int64),
-            np.concatenate(seg_state).astype(np.int64),
-            np.concatenate(act_node).astype(np.int32),
-            np.concatenate(act_keep).astype(np.int32),
-            protect, has_protect, base, first_ptr,
-            np.array(first_idx, dtype=np.int64), np.array(first_p, dtype=np.float64),
-            np.ascontiguousarray(np.maximum(space.child, 0).astype(np.int64)),
-            int(space.full[0]),
-            np.ascontiguousarray(space.roll_probabilities(space.dice)[1]),
-            mode_off, modes,
+            n_nodes, below.astype(np.int64), n_full, modes, node_off, mn_off, f_off, mf_off,
+            np.ascontiguousarray(np.concatenate([p["orbits"].child for p in parts])
+                                 .clip(0).astype(np.int64)),
+            flat("dead", np.int64),
+            np.concatenate(walk_all).astype(np.int64) if walk_all else np.zeros(0, np.int64),
+            walk_off,
+            flat("live", np.bool_), flat("acting", np.bool_), flat("stop", np.int64),
+            flat("end", np.int64), flat("bonus_p", np.float64), flat("protect", np.int64),
+            np.array([p["has_protect"] for p in parts], dtype=np.bool_),
+            np.array([p["base"] for p in parts], dtype=np.int64),
+            r_off,
+            np.array([r["mode"] for r in rules], dtype=np.int64),
+            np.array([r["next"] for r in rules], dtype=np.int64),
+            np.concatenate(allowed).astype(np.bool_),
+            np.r_[0, np.cumsum([len(a) for a in allowed])].astype(np.int64),
+            np.concatenate(smap).astype(np.int64),
+            np.r_[0, np.cumsum([len(s) for s in smap])].astype(np.int64),
+            *_offsets([r["touched"] for r in rules]),
+            np.concatenate([r["src"] for r in rules]).astype(np.int64),
+            *_offsets([r["dst"] for r in rules]),
+            flat("first_prob", np.float64),
+            np.array(first_ptr, dtype=np.int64),
+            np.array(first_idx, dtype=np.int64),
+            np.array(first_p, dtype=np.float64),
         )
-        return Packed(tuple(maps), arrays, mode_off, modes, int(mode_off[-1]), n_full)
+        value_off = np.r_[0, np.cumsum(modes * n_full)].astype(np.int64)
+        return Packed(tuple(maps), tuple(p["orbits"] for p in parts), arrays, _push_data(parts),
+                      modes, n_full, value_off)
 
     def storage(self, slots: int) -> np.ndarray:
-        """Zeroed warm-start storage for ``slots`` rows, ``(slots, total modes, F)``; a lane of
-        problem ``p`` uses the rows of its slot from ``mode_off[p]``."""
-        return np.zeros((slots, self.total_modes, self.n_full))
+        """Zeroed warm-start storage for ``slots`` rows; a lane of problem ``p`` keeps its
+        values (mode by mode, one per full orbit) in its slot's columns from ``value_off[p]``."""
+        return np.zeros((slots, int(self.value_off[-1])))
+
+    def values(self, row: np.ndarray, p: int) -> np.ndarray:
+        """Problem ``p``'s values in one slot's row, per (mode, full state of the dice space)."""
+        orbits = self.orbits[p]
+        n = int(self.n_full[p])
+        mine = row[self.value_off[p]:self.value_off[p + 1]].reshape(-1, n)
+        return mine[:, orbits.orbit[orbits.space.full] - orbits.below_full]
+
+
+def _offsets(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays end to end, and where each starts (one more entry: the end)."""
+    return (np.concatenate(items).astype(np.int64),
+            np.r_[0, np.cumsum([len(x) for x in items])].astype(np.int64))
+
+
+def _push_data(parts: list[dict]) -> tuple:
+    """The push's arrays: the acting states (flat indices, offsets, each state's index or -1),
+    the nodes a rule may keep (per problem, ascending; the index of every node among them, or
+    -1), each such node's roll over the full orbits as a sparse list and a dense table."""
+    acts, act_index, keep_nodes, keep_index, roll_p = [], [], [], [], []
+    supp_s, supp_p, supp_ptr = [], [], [0]
+    for part in parts:
+        acting = part["acting"].ravel()
+        acts.append(np.flatnonzero(acting))
+        index = np.full(len(acting), -1, dtype=np.int64)
+        index[acting] = np.arange(int(acting.sum()))
+        act_index.append(index)
+        orbits = part["orbits"]
+        keepable = np.zeros(orbits.count, dtype=bool)
+        for rule in part["rules"]:
+            keepable |= rule["allowed"]
+        keepable[orbits.below_full:] = False
+        nodes = np.flatnonzero(keepable)
+        where = np.full(orbits.count, -1, dtype=np.int64)
+        where[nodes] = np.arange(len(nodes))
+        keep_nodes.append(nodes)
+        keep_index.append(where)
+        n_full = orbits.count - orbits.below_full
+        rolls = orbits.expect(np.eye(n_full)).T[nodes]  # (kept node, full orbit)
+        roll_p.append(rolls.ravel())
+        for row in rolls:
+            hit = np.flatnonzero(row)
+            supp_s.append(hit)
+            supp_p.append(row[hit])
+            supp_ptr.append(supp_ptr[-1] + len(hit))
+
+    def cat(items, dtype):
+        return np.ascontiguousarray(np.concatenate(items).astype(dtype))
+
+    offsets = [np.r_[0, np.cumsum([len(x) for x in items])].astype(np.int64)
+               for items in (acts, keep_nodes, roll_p)]
+    return (cat(acts, np.int64), offsets[0], cat(act_index, np.int64), offsets[1],
+            cat(keep_nodes, np.int64), cat(keep_index, np.int64),
+            np.array(supp_ptr, dtype=np.int64), cat(supp_s, np.int64),
+            cat(supp_p, np.float64), cat(roll_p, np.float64), offsets[2])
+
+
+def _fold(om: OutcomeMap) -> dict:
+    """One problem on its orbit lattice: every array the kernels read, as a dict."""
+    pr = om.problem
+    space = pr.space
+    if not pr.keep_rules:
+        raise ValueError("the batched solver needs the problem's keep rules (engine.keeps)")
+    full0 = int(space.full[0])
+    _, states = pr.segments()
+    has_action = np.zeros(pr.live.size, dtype=bool)
+    has_action[states] = True
+    acting = has_action.reshape(pr.live.shape)
+
+    def invariant(faces: np.ndarray, perm: np.ndarray) -> bool:
+        pos = perm[space.full] - full0
+        same = all(np.array_equal(a[:, pos], a) for a in (pr.live, acting, om.stop_out,
+                                                         om.end_out))
+        same = same and all(om.first_rows[pos[s]] == row for s, row in
+                            enumerate(om.first_rows))
+        if om.protect_out is not None:
+            same = same and np.array_equal(om.protect_out[perm], om.protect_out)
+        if pr.bonus_mask is not None:
+            same = same and np.array_equal(pr.bonus_mask[:, pos], pr.bonus_mask)
+        for rule in pr.keep_rules:
+            same = same and np.array_equal(np.asarray(rule.forced)[faces], rule.forced)
+            same = same and np.array_equal(np.asarray(rule.free)[faces], rule.free)
+        return bool(same)
+
+    orbits = OrbitSpace.of(space, interchangeable(space, invariant))
+    pos = orbits.full_positions()
+    below = orbits.below_full
+    live = pr.live[:, pos]
+    end = om.end_out[:, pos]
+    dead = np.full((pr.modes, orbits.count), -1, dtype=np.int64)
+    dead[:, below:] = np.where(live, -1, end)
+    for node in range(below - 1, -1, -1):  # a node whose every roll ends alike is dead
+        kids = dead[:, orbits.child[node]]
+        dead[:, node] = np.where((kids >= 0).all(axis=1) & (kids == kids[:, :1]).all(axis=1),
+                                 kids[:, 0], -1)
+    rules = []
+    for rule in pr.keep_rules:
+        rest = space.counts[orbits.rep[below:]].astype(np.int64) - np.asarray(rule.forced)
+        ok = (rest >= 0).all(axis=1)
+        smap = np.full(len(pos), -1, dtype=np.int64)
+        smap[ok] = orbits.orbit[space.index_many(rest[ok])]
+        # the max walk of the rule's mode: its live nodes, and one edge per distinct child
+        # along a free face (in orbits two faces often lead to the same child)
+        alive = dead[rule.mode] < 0
+        walk = np.flatnonzero(alive[:below])
+        kids = orbits.child[walk][:, np.asarray(rule.free, dtype=bool)]
+        src = np.repeat(walk, kids.shape[1])
+        dst = kids.ravel()
+        keep = alive[dst]
+        edges = np.unique(np.stack([src[keep], dst[keep]], axis=1), axis=0)
+        rules.append({"mode": rule.mode, "next": rule.next_mode, "smap": smap,
+                      "allowed": (orbits.size >= rule.min_keep) & (orbits.size <= rule.max_keep),
+                      "touched": np.flatnonzero(alive), "src": edges[:, 0], "dst": edges[:, 1]})
+    bonus_p = np.zeros((pr.modes, orbits.count))
+    if pr.bonus_mask is not None:
+        bonus_p = orbits.expect(pr.bonus_mask[:, pos].astype(np.float64))
+    protect = np.zeros(orbits.count, dtype=np.int64)
+    if om.protect_out is not None:
+        protect = np.asarray(om.protect_out)[orbits.rep]
+    return {
+        "orbits": orbits, "live": live, "acting": acting[:, pos], "stop": om.stop_out[:, pos],
+        "end": end, "dead": dead,
+        "walks": [np.flatnonzero(dead[m, :below] < 0) for m in range(pr.modes)],
+        "first_rows": [om.first_rows[s] for s in pos],
+        "first_prob": orbits.full_probabilities(), "bonus_p": bonus_p, "protect": protect,
+        "has_protect": om.protect_out is not None, "base": om.base_out, "rules": rules,
+    }
 
 
 def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.ndarray,
@@ -147,21 +283,19 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
     roll's), so lanes may then share slots freely. Returns per lane
     ``(start, rounds, residual)``: the value before the first roll, the Bellman updates made and
     the last one's largest change. Two lanes may share a slot only
-    if they are of different problems. With ``distribution=True`` a fifth result gives, per lane,
-    the probability of ending in each outcome under the lane's optimal policy (``(lanes,
+    if they are of different problems. With ``distribution=True`` a fourth result gives, per
+    lane, the probability of ending in each outcome under the lane's optimal policy (``(lanes,
     outcomes)``; the turn's value for any other payoffs, under that policy, is then a dot
     product): the mass of the first roll is pushed through the policy, roll after roll, until
-    less than ``push_tol`` of it is still in play (what is left is dropped: a Newton step far
-    from the solution needs fewer digits of its distributions than the last ones do). A sixth
-    and seventh result give, per lane, a hash of the policy *on the states that push reached*
-    and those states (a bit per acting state,
-    :func:`reach_words` words). ``known = (dist, hashes, reached)`` passes them back: a lane
-    whose policy agrees with the last one on every state the last push reached would push the
-    same mass along the same paths, so it keeps its row exactly and skips the push (which costs
-    as much as a solve). A policy that changes only where no mass goes (exact ties, dice the
-    policy never keeps) is the common case late in a game solve. The hash also records
-    ``push_tol``: a row pushed to another precision is pushed again.
+    less than ``push_tol`` of it is still in play (what is left is dropped). A fifth and sixth
+    result give, per lane, a hash of the policy *on the states that push reached* and those
+    states (a bit per acting state, :func:`reach_words` words). ``known = (dist, hashes,
+    reached)`` passes them back: a lane whose policy agrees with the last one on every state the
+    last push reached would push the same mass along the same paths, so it keeps its row exactly
+    and skips the push. The hash also records ``push_tol``: a row pushed to another precision is
+    pushed again.
     """
+    problem = np.asarray(problem, dtype=np.int64)
     lanes = len(problem)
     start = np.zeros(lanes)
     rounds = np.zeros(lanes, dtype=np.int64)
@@ -175,268 +309,34 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
         dist = np.zeros((lanes, pay.shape[1]) if distribution else (1, 1))
         hashes = np.zeros(lanes, dtype=np.int64)
         reached = np.zeros((lanes if distribution else 1, words), dtype=np.uint64)
-    _kernel(*packed.arrays, np.ascontiguousarray(problem, dtype=np.int64),
-            np.ascontiguousarray(slot, dtype=np.int64), np.ascontiguousarray(pay), value,
-            tol, sweeps, max_rounds, start, rounds, residual,
-            distribution, dist, known is not None, hashes, reached, push_tol, relax)
+    group_problem, group_lanes = _groups(problem, len(packed.maps))
+    solve_groups(group_problem, group_lanes, np.ascontiguousarray(slot, dtype=np.int64),
+                 np.ascontiguousarray(pay, dtype=np.float64), value, packed.value_off, tol,
+                 sweeps, max_rounds, relax, distribution, known is not None, push_tol, start,
+                 rounds, residual, dist, hashes, reached, *packed.acts, *packed.arrays)
     if distribution:
         return start, rounds, residual, dist, hashes, reached
     return start, rounds, residual
 
 
+def _groups(problem: np.ndarray, problems: int) -> tuple[np.ndarray, np.ndarray]:
+    """Lanes in groups of :data:`LANES` of one problem each (``-1`` pads the last group of a
+    problem), the groups of the problems interleaved so that parallel chunks get a mix."""
+    chunks = []
+    for p in range(problems):
+        lanes = np.flatnonzero(problem == p)
+        for k, i in enumerate(range(0, len(lanes), LANES)):
+            part = np.full(LANES, -1, dtype=np.int64)
+            part[:len(lanes[i:i + LANES])] = lanes[i:i + LANES]
+            chunks.append((k, p, part))
+    chunks.sort(key=lambda c: (c[0], c[1]))
+    group_problem = np.array([c[1] for c in chunks], dtype=np.int64)
+    group_lanes = (np.array([c[2] for c in chunks], dtype=np.int64) if chunks
+                   else np.zeros((0, LANES), dtype=np.int64))
+    return group_problem, group_lanes
+
+
 def reach_words(packed: Packed) -> int:
     """64-bit words per lane of :func:`solve_lanes`' reached-state bits: one bit per acting
     state of the largest problem."""
-    seg_off = packed.arrays[5]
-    return max(1, (int(np.max(np.diff(seg_off))) + 63) // 64)
-
-
-@njit(cache=True)
-def _digest(chosen: np.ndarray, mask: np.ndarray, protect: bool,
-            bonus_out: np.ndarray, push_tol: float) -> np.int64:
-    """A hash of what a push follows: the actions chosen on the states whose bits are set in
-    ``mask`` and, with a protect bonus, which outcome each kept node's protected dice end in
-    (that too depends on the payoffs); and how far it went (``push_tol``)."""
-    step = np.int64(1099511628211)
-    digest = np.int64(1469598103934665603)
-    digest = digest * step + np.int64(np.round(-np.log10(push_tol) * 1000.0))
-    for i in range(chosen.shape[0]):
-        if (mask[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
-            digest = digest * step + np.int64(chosen[i] + 2)
-    if protect:
-        for node in range(bonus_out.shape[0]):
-            digest = digest * step + np.int64(bonus_out[node])
-    return digest
-
-
-@njit(cache=True)
-def _expect(work: np.ndarray, base: int, child: np.ndarray, below_full: int, inv: float):
-    """Nodes below the full ones (of the mode whose rows start at ``base``) become the mean of
-    their children: the value of keeping them and rolling one more die."""
-    faces = child.shape[1]
-    for node in range(below_full - 1, -1, -1):
-        total = 0.0
-        for face in range(faces):
-            total += work[base + child[node, face]]
-        work[base + node] = total * inv
-
-
-@njit(cache=True, parallel=True)
-def _kernel(live, fixed, stop_out, end_out, bonus_p, seg_off, seg_start, seg_state, act_node,
-            act_keep, protect, has_protect, base_out, first_ptr, first_idx, first_p,
-            child, below_full, first_roll, mode_off, n_modes, lane_problem, lane_slot, pay, store,
-            tol, sweeps, max_rounds, start_out, rounds_out,
-            residual_out, want_dist, dist, reuse, hashes, reached, push_tol, relax):
-    n_full = live.shape[1]
-    n_nodes = child.shape[0]
-    inv = 1.0 / child.shape[1]
-    for lane in prange(lane_problem.shape[0]):
-        p = lane_problem[lane]
-        off = mode_off[p]
-        modes = n_modes[p]
-        u = pay[lane]
-        val = store[lane_slot[lane]]
-        work = np.empty(modes * n_nodes)
-        s0, s1 = seg_off[p], seg_off[p + 1]
-        chosen = np.full(s1 - s0, -1, dtype=np.int64)
-        bonus = np.zeros(n_nodes)
-        bonus_out = np.zeros(n_nodes, dtype=np.int64)
-        if has_protect[p]:
-            for node in range(n_nodes):
-                bonus[node] = u[protect[p, node]]
-                bonus_out[node] = protect[p, node]
-            for node in range(below_full):  # best over sub-multisets: pass the max up
-                for face in range(child.shape[1]):
-                    kid = child[node, face]
-                    if bonus[node] > bonus[kid]:
-                        bonus[kid] = bonus[node]
-                        bonus_out[kid] = bonus_out[node]
-            for node in range(n_nodes):
-                bonus[node] -= u[base_out[p]]
-        if max_rounds > 0:
-            for m in range(modes):
-                for s in range(n_full):
-                    if not live[off + m, s]:
-                        val[off + m, s] = u[end_out[off + m, s]]
-                    elif fixed[off + m, s]:
-                        val[off + m, s] = u[stop_out[off + m, s]]
-        protects = has_protect[p]
-        bonus_off = off * n_nodes
-        resid = 0.0
-        r = 0
-        while r < max_rounds:
-            r += 1
-            _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv)
-            resid = 0.0
-            for i in range(s0, s1):
-                flat = seg_state[i]
-                m = flat // n_full
-                s = flat - m * n_full
-                best = NEG
-                beat = NEG  # what an action must exceed to replace the best (see TIE)
-                arg = -1
-                for a in range(seg_start[i], seg_start[i + 1]):
-                    q = work[act_node[a]]
-                    if protects:
-                        q += bonus_p[bonus_off + act_node[a]] * bonus[act_keep[a]]
-                    if q > beat:
-                        best = q
-                        beat = q + TIE * (1.0 + abs(q))
-                        arg = a
-                new = u[stop_out[off + m, s]]
-                if best > new + TIE * (1.0 + abs(new)):
-                    new = best
-                else:
-                    arg = -1
-                chosen[i - s0] = arg
-                change = abs(new - val[off + m, s])
-                if change > resid:
-                    resid = change
-                val[off + m, s] = new
-            if resid <= tol:
-                break
-            w = relax
-            before = 1e300
-            for _ in range(sweeps):
-                _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv)
-                moved = _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep,
-                                     has_protect[p], bonus_p, bonus, off, n_nodes, n_full, w)
-                if moved <= 0.1 * tol:
-                    break
-                if moved > before:  # not contracting: plain sweeps from here on
-                    w = 1.0
-                before = moved
-        rounds_out[lane] = r
-        residual_out[lane] = resid
-        # the value before the first roll (a first roll may end the turn at once)
-        total = 0.0
-        for s in range(n_full):
-            lo, hi = first_ptr[p, s], first_ptr[p, s + 1]
-            if hi > lo:
-                v = 0.0
-                for k in range(lo, hi):
-                    v += first_p[k] * u[first_idx[k]]
-            elif fixed[off, s]:
-                v = u[stop_out[off, s]]
-            elif live[off, s]:
-                v = val[off, s]
-            else:
-                v = u[end_out[off, s]]
-            total += first_roll[s] * v
-        start_out[lane] = total
-        if want_dist and not (reuse and hashes[lane] == _digest(
-                chosen, reached[lane], has_protect[p], bonus_out, push_tol)):
-            dist[lane, :] = 0.0
-            reached[lane, :] = 0
-            _push_mass(dist[lane], chosen, s0, s1, seg_state, act_node, act_keep, live, fixed,
-                       stop_out, end_out, off, modes, has_protect[p], bonus_p, bonus_out,
-                       first_ptr[p], first_idx, first_p, first_roll, child, below_full, n_nodes,
-                       reached[lane], push_tol)
-            hashes[lane] = _digest(chosen, reached[lane], has_protect[p], bonus_out, push_tol)
-
-
-@njit(cache=True)
-def _fill(work, val, live, end_out, u, off, modes, below_full, n_nodes, child, inv):
-    """The work array: landing values on the full nodes, expectations below, per mode."""
-    n_full = live.shape[1]
-    for m in range(modes):
-        row = m * n_nodes + below_full
-        for s in range(n_full):
-            if live[off + m, s]:
-                work[row + s] = val[off + m, s]
-            else:
-                work[row + s] = u[end_out[off + m, s]]
-        _expect(work, m * n_nodes, child, below_full, inv)
-
-
-@njit(cache=True)
-def _policy_step(work, val, chosen, s0, s1, seg_state, act_node, act_keep, has_protect, bonus_p,
-                 bonus, off, n_nodes, n_full, relax):
-    """One fixed-policy update of the acting states, each moved ``relax`` times its change;
-    returns the largest change."""
-    moved = 0.0
-    for i in range(s0, s1):
-        a = chosen[i - s0]
-        if a < 0:
-            continue
-        flat = seg_state[i]
-        m = flat // n_full
-        s = flat - m * n_full
-        q = work[act_node[a]]
-        if has_protect:
-            q += bonus_p[off * n_nodes + act_node[a]] * bonus[act_keep[a]]
-        change = abs(q - val[off + m, s])
-        if change > moved:
-            moved = change
-        if relax == 1.0:
-            val[off + m, s] = q
-        else:
-            val[off + m, s] += relax * (q - val[off + m, s])
-    return moved
-
-
-@njit(cache=True)
-def _push_mass(dist, chosen, s0, s1, seg_state, act_node, act_keep, live, fixed, stop_out,
-               end_out, off, modes, has_protect, bonus_p, bonus_out, first_ptr, first_idx,
-               first_p, first_roll, child, below_full, n_nodes, reached, push_tol):
-    """Add to ``dist`` the probability of ending in each outcome under the chosen actions, and
-    set in ``reached`` the bit of every acting state that some mass reaches, until less than
-    ``push_tol`` of the mass is still in play.
-
-    The first roll's mass sits on the full states; each pass ends the turn where it stops (or
-    busts), moves the rest to the kept nodes and rolls it down the lattice to the next full
-    states. With a protect bonus, a bust after keeping ``K`` ends in ``K``'s best protected
-    outcome: that mass is taken when the dice are kept (``bonus_p``), not when it lands."""
-    n_full = live.shape[1]
-    inv = 1.0 / child.shape[1]
-    action_of = np.full(modes * n_full, -1, dtype=np.int64)
-    index_of = np.full(modes * n_full, -1, dtype=np.int64)
-    for i in range(s0, s1):
-        action_of[seg_state[i]] = chosen[i - s0]
-        index_of[seg_state[i]] = i - s0
-    mass = np.zeros(modes * n_nodes)
-    for s in range(n_full):
-        lo, hi = first_ptr[s], first_ptr[s + 1]
-        if hi > lo:
-            for k in range(lo, hi):
-                dist[first_idx[k]] += first_roll[s] * first_p[k]
-        else:
-            mass[below_full + s] = first_roll[s]
-    first = True
-    for _ in range(100_000):
-        left = 0.0
-        for m in range(modes):
-            for s in range(n_full):
-                w = mass[m * n_nodes + below_full + s]
-                if w == 0.0:
-                    continue
-                mass[m * n_nodes + below_full + s] = 0.0
-                if not live[off + m, s]:
-                    if first or not has_protect:
-                        dist[end_out[off + m, s]] += w
-                    continue
-                a = action_of[m * n_full + s]
-                j = index_of[m * n_full + s]
-                if j >= 0:
-                    reached[j >> 6] |= np.uint64(1) << np.uint64(j & 63)
-                if fixed[off + m, s] or a < 0:
-                    dist[stop_out[off + m, s]] += w
-                    continue
-                node = act_node[a]
-                mass[node] += w
-                left += w
-                if has_protect:
-                    dist[bonus_out[act_keep[a]]] += w * bonus_p[off * n_nodes + node]
-        first = False
-        if left < push_tol:
-            break
-        for m in range(modes):
-            base = m * n_nodes
-            for node in range(below_full):
-                w = mass[base + node]
-                if w == 0.0:
-                    continue
-                mass[base + node] = 0.0
-                share = w * inv
-                for face in range(child.shape[1]):
-                    mass[base + child[node, face]] += share
+    return max(1, (int(np.max(np.diff(packed.acts[1]))) + 63) // 64)

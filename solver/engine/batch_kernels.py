@@ -1,0 +1,527 @@
+"""numba kernels of :mod:`solver.engine.batch`: a group of :data:`LANES` problems of one kind,
+each with its own payoffs, solved side by side.
+
+Work arrays hold one row per lattice node (an orbit, :mod:`solver.engine.orbits`) and one
+column per lane, so every step of a walk is a row operation over ``LANES`` contiguous numbers
+that the compiler turns into SIMD instructions. Lanes never exchange values and every lane
+decides for itself when it has converged (its values are frozen from then on), so a lane's
+result does not depend on which lanes share its group.
+
+Problem data (see :meth:`solver.engine.batch.Packed.of`) is flat: node arrays start at
+``node_off[p]``, (mode, node) arrays at ``mn_off[p]``, full-orbit arrays at ``f_off[p]``,
+(mode, full orbit) arrays at ``mf_off[p]``; a problem's keep rules are ``r_off[p] ..
+r_off[p + 1]``. A chosen action is coded ``next_mode * N + kept node``, ``-1`` for stopping.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+LANES = 8
+NEG = -1.0e300
+# Actions whose values differ by less than this (relative) are ties: the larger keep, or
+# stopping, is kept. Symmetric keeps are worth the same up to rounding, and a tie broken by
+# rounding noise would change the policy (and the outcome distribution's push) on every solve.
+TIE = 4e-15
+
+
+@njit(cache=True)
+def _tie(x: float) -> float:
+    return TIE * (1.0 + abs(x))
+
+
+@njit(cache=True)
+def _expect(w, child, walk, lo, hi, inv):
+    """The walk's nodes (``walk[lo:hi]``, ascending) become the mean of their children,
+    largest first (their children are full nodes, fixed nodes or walk nodes done before)."""
+    faces = child.shape[1]
+    for i in range(hi - 1, lo - 1, -1):
+        node = walk[i]
+        row = w[node]
+        first = w[child[node, 0]]
+        for lane in range(LANES):
+            row[lane] = first[lane]
+        for face in range(1, faces):
+            other = w[child[node, face]]
+            for lane in range(LANES):
+                row[lane] += other[lane]
+        for lane in range(LANES):
+            row[lane] *= inv
+
+
+@njit(cache=True)
+def _best_keeps(best, arg, q, allowed, nodes, src, dst):
+    """``best[node]``: the largest ``q`` over the allowed nodes below ``node`` along the rule's
+    free faces (ties to the larger keep, then the first met); ``arg``: where it is. ``nodes``:
+    every node the walk touches; ``src -> dst``: its edges (one per distinct child along a free
+    face, alive children only), sources in ascending order."""
+    for i in range(nodes.shape[0]):
+        node = nodes[i]
+        keep = allowed[node]
+        row, q_row, arg_row = best[node], q[node], arg[node]
+        for lane in range(LANES):
+            row[lane] = q_row[lane] if keep else NEG
+            arg_row[lane] = node if keep else -1
+    for e in range(src.shape[0]):
+        from_row, from_arg = best[src[e]], arg[src[e]]
+        to_row, to_arg = best[dst[e]], arg[dst[e]]
+        for lane in range(LANES):
+            d = to_row[lane]
+            take = from_row[lane] > d + TIE * (1.0 + abs(d))
+            to_row[lane] = from_row[lane] if take else d
+            to_arg[lane] = from_arg[lane] if take else to_arg[lane]
+
+
+@njit(cache=True)
+def _fill(w, val, end_pay, live, m, below, n_full):
+    """Mode ``m``'s full rows: the value of landing on each state."""
+    for s in range(n_full):
+        row = w[m, below + s]
+        if live[m, s]:
+            for lane in range(LANES):
+                row[lane] = val[m, s, lane]
+        else:
+            for lane in range(LANES):
+                row[lane] = end_pay[m, s, lane]
+
+
+@njit(cache=True)
+def _walk_all(w, val, end_pay, live, child, walk, walk_off, modes, below, n_full, inv):
+    for m in range(modes):
+        _fill(w, val, end_pay, live, m, below, n_full)
+        _expect(w[m], child, walk, walk_off[m], walk_off[m + 1], inv)
+
+
+@njit(cache=True)
+def solve_group(p, u, val, chosen, bonus, bonus_out, active, rounds, residual, tol, sweeps,
+                max_rounds, relax, n_nodes, below, n_full, n_modes, node_off, mn_off, f_off,
+                mf_off, child_all, dead_all, walk_all, walk_off_all, live_all, acting_all,
+                stop_all, end_all, bonus_p_all, protect_all, has_protect, base_out,
+                r_off, r_mode, r_next, allowed_all, allowed_off, smap_all, smap_off, touch_all,
+                touch_off, edge_src, edge_dst, edge_off):
+    """Solve one group in place: ``val`` ``(modes, F, LANES)`` warm start in, values out;
+    ``chosen`` the policy; ``bonus``/``bonus_out`` the protect bonus per node (filled here)."""
+    n = n_nodes[p]
+    bf = below[p]
+    nf = n_full[p]
+    modes = n_modes[p]
+    child = child_all[node_off[p]:node_off[p] + n]
+    mf = mf_off[p]
+    live = live_all[mf:mf + modes * nf].reshape(modes, nf)
+    acting = acting_all[mf:mf + modes * nf].reshape(modes, nf)
+    walk_off = walk_off_all[p]
+    inv = 1.0 / child.shape[1]
+    stop_pay = np.empty((modes, nf, LANES))
+    end_pay = np.empty((modes, nf, LANES))
+    for m in range(modes):
+        for s in range(nf):
+            so = stop_all[mf + m * nf + s]
+            eo = end_all[mf + m * nf + s]
+            for lane in range(LANES):
+                stop_pay[m, s, lane] = u[lane, so]
+                end_pay[m, s, lane] = u[lane, eo]
+                if not live[m, s]:
+                    val[m, s, lane] = end_pay[m, s, lane]
+                elif not acting[m, s]:
+                    val[m, s, lane] = stop_pay[m, s, lane]
+    w = np.zeros((modes, n, LANES))
+    mn = mn_off[p]
+    for m in range(modes):
+        for node in range(n):
+            d = dead_all[mn + m * n + node]
+            if d >= 0:
+                for lane in range(LANES):
+                    w[m, node, lane] = u[lane, d]
+    protects = has_protect[p]
+    if protects:
+        for node in range(n):
+            o = protect_all[node_off[p] + node]
+            for lane in range(LANES):
+                bonus[node, lane] = u[lane, o]
+                bonus_out[node, lane] = o
+        for node in range(bf):  # the best protected sub-multiset: pass the max up
+            for face in range(child.shape[1]):
+                kid = child[node, face]
+                for lane in range(LANES):
+                    if bonus[node, lane] > bonus[kid, lane]:
+                        bonus[kid, lane] = bonus[node, lane]
+                        bonus_out[kid, lane] = bonus_out[node, lane]
+        for node in range(n):
+            for lane in range(LANES):
+                bonus[node, lane] -= u[lane, base_out[p]]
+    best_node = np.empty((n, LANES))
+    with_bonus = np.zeros((n, LANES))
+    arg_node = np.empty((n, LANES), dtype=np.int32)
+    best = np.empty((nf, LANES))
+    barg = np.empty((nf, LANES), dtype=np.int64)
+    resid = np.zeros(LANES)
+    moved = np.zeros(LANES)
+    before = np.zeros(LANES)
+    step = np.zeros(LANES)
+    sweeping = np.zeros(LANES, dtype=np.bool_)
+    r = 0
+    while r < max_rounds:
+        r += 1
+        _walk_all(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv)
+        for lane in range(LANES):
+            resid[lane] = 0.0
+        for m in range(modes):
+            for s in range(nf):
+                for lane in range(LANES):
+                    best[s, lane] = NEG
+                    barg[s, lane] = -1
+            for rule in range(r_off[p], r_off[p + 1]):
+                if r_mode[rule] != m:
+                    continue
+                nx = r_next[rule]
+                allowed = allowed_all[allowed_off[rule]:allowed_off[rule + 1]]
+                smap = smap_all[smap_off[rule]:smap_off[rule + 1]]
+                touched = touch_all[touch_off[rule]:touch_off[rule + 1]]
+                src = edge_src[edge_off[rule]:edge_off[rule + 1]]
+                dst = edge_dst[edge_off[rule]:edge_off[rule + 1]]
+                q = w[nx]
+                if protects:  # a bust after the keep pays its best protected dice instead
+                    for node in range(n):
+                        bp = bonus_p_all[mn + nx * n + node]
+                        for lane in range(LANES):
+                            with_bonus[node, lane] = q[node, lane] + bp * bonus[node, lane]
+                    q = with_bonus
+                _best_keeps(best_node, arg_node, q, allowed, touched, src, dst)
+                for s in range(nf):
+                    node = smap[s]
+                    if node < 0 or not acting[m, s]:
+                        continue
+                    for lane in range(LANES):
+                        q = best_node[node, lane]
+                        if q > best[s, lane] + _tie(best[s, lane]):
+                            best[s, lane] = q
+                            barg[s, lane] = nx * n + arg_node[node, lane]
+            for s in range(nf):
+                if not acting[m, s]:
+                    continue
+                for lane in range(LANES):
+                    if not active[lane]:
+                        continue
+                    new = stop_pay[m, s, lane]
+                    if best[s, lane] > new + _tie(new):
+                        new = best[s, lane]
+                        chosen[m, s, lane] = barg[s, lane]
+                    else:
+                        chosen[m, s, lane] = -1
+                    change = abs(new - val[m, s, lane])
+                    if change > resid[lane]:
+                        resid[lane] = change
+                    val[m, s, lane] = new
+        more = False
+        for lane in range(LANES):
+            if active[lane]:
+                rounds[lane] = r
+                residual[lane] = resid[lane]
+                if resid[lane] <= tol:
+                    active[lane] = False
+                else:
+                    more = True
+            sweeping[lane] = active[lane]
+            step[lane] = relax
+            before[lane] = 1e300
+        if not more:
+            break
+        for _ in range(sweeps):
+            _walk_all(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv)
+            for lane in range(LANES):
+                moved[lane] = 0.0
+            for m in range(modes):
+                for s in range(nf):
+                    if not acting[m, s]:
+                        continue
+                    for lane in range(LANES):
+                        a = chosen[m, s, lane]
+                        if not sweeping[lane] or a < 0:
+                            continue
+                        nx = a // n
+                        node = a - nx * n
+                        q = w[nx, node, lane]
+                        if protects:
+                            q += bonus_p_all[mn + nx * n + node] * bonus[node, lane]
+                        d = q - val[m, s, lane]
+                        if abs(d) > moved[lane]:
+                            moved[lane] = abs(d)
+                        val[m, s, lane] += step[lane] * d
+            going = False
+            for lane in range(LANES):
+                if not sweeping[lane]:
+                    continue
+                if moved[lane] <= 0.1 * tol:
+                    sweeping[lane] = False
+                    continue
+                if moved[lane] > before[lane]:  # not contracting: plain sweeps from here on
+                    step[lane] = 1.0
+                before[lane] = moved[lane]
+                going = True
+            if not going:
+                break
+    return r
+
+
+@njit(cache=True)
+def _digest(chosen, mask, acts, protect, bonus_out, walk, lane, push_tol):
+    """A hash of what a push follows (the actions chosen on the acting states whose bits are
+    set in ``mask``, and with a protect bonus which outcome each kept node's protected dice
+    end in) and how far it went (``push_tol``)."""
+    step = np.int64(1099511628211)
+    digest = np.int64(1469598103934665603)
+    digest = digest * step + np.int64(np.round(-np.log10(push_tol) * 1000.0))
+    for j in range(acts.shape[0]):
+        if (mask[j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
+            digest = digest * step + np.int64(chosen[acts[j], lane] + 2)
+    if protect:
+        for i in range(walk.shape[0]):
+            digest = digest * step + np.int64(bonus_out[walk[i], lane])
+    return digest
+
+
+@njit(cache=True, inline='always')
+def _forward(wgt, m, s, lane, row, first, protects, p, chosen, mass, dist, reached,
+             keep_index, n, nf, mf, live_all, acting_all, act_index, stop_all, end_all):
+    """Mass ``wgt`` landing on state ``(m, s)``: it ends there (a stop, a bust) or moves to the
+    node the policy keeps."""
+    flat = mf + m * nf + s
+    if not live_all[flat]:
+        if first or not protects:  # a protected bust was paid when the dice were kept
+            dist[row, end_all[flat]] += wgt
+        return
+    j = act_index[flat]
+    if j >= 0:
+        reached[row, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+    a = chosen[m * nf + s, lane]
+    if j < 0 or a < 0:
+        dist[row, stop_all[flat]] += wgt
+        return
+    nx = a // n
+    mass[nx, keep_index[a - nx * n], lane] += wgt
+
+
+@njit(cache=True)
+def push_group(p, chosen, bonus_out, pushing, dist, reached, lanes, push_tol, n_nodes,
+               n_full, n_modes, node_off, mn_off, f_off, mf_off, live_all, acting_all,
+               act_index, stop_all, end_all, bonus_p_all, has_protect, first_prob, first_ptr,
+               first_idx, first_p, keep_off, keep_nodes, keep_index_all, supp_ptr, supp_s,
+               supp_p, roll_p_all, roll_off):
+    """Add to ``dist[lanes[l]]`` the probability of ending in each outcome under the chosen
+    actions, for the lanes flagged in ``pushing``, and set in ``reached`` the bit of every
+    acting state some mass reaches, until less than ``push_tol`` of the mass is in play.
+
+    The mass is pushed node by node rather than roll by roll. A pass takes the kept nodes in
+    order (mode, then size): a node's waiting mass is rolled once, and what lands on a state
+    keeping a later node is rolled again in the same pass; what lands on a state keeping the
+    same node again (a repeated reroll) is summed at once as a geometric series (the node is
+    rolled ``1 / (1 - rho)`` times, ``rho`` the chance of coming back); only mass sent back to
+    an earlier node waits for the next pass. Policies mostly keep more dice as a turn goes on,
+    so a few passes leave nothing in play (about ten to reach 1e-16, for the work of a few
+    rolls of the whole lattice). With a protect bonus, a bust after keeping ``K`` ends in
+    ``K``'s best protected outcome: that mass is taken when the dice are kept, not when it
+    lands."""
+    n = n_nodes[p]
+    nf = n_full[p]
+    modes = n_modes[p]
+    mf = mf_off[p]
+    mn = mn_off[p]
+    protects = has_protect[p]
+    k0, k1 = keep_off[p], keep_off[p + 1]
+    nkeep = k1 - k0
+    keep_index = keep_index_all[node_off[p]:node_off[p] + n]
+    roll_p = roll_p_all[roll_off[p]:roll_off[p] + nkeep * nf].reshape(nkeep, nf)
+    mass = np.zeros((modes, nkeep, LANES))
+    rho = np.zeros((modes, nkeep, LANES))
+    for m in range(modes):  # the chance of rolling again from the same node
+        for s in range(nf):
+            if act_index[mf + m * nf + s] < 0:
+                continue
+            for lane in range(LANES):
+                a = chosen[m * nf + s, lane]
+                if a >= 0 and a // n == m:
+                    ki = keep_index[a - m * n]
+                    rho[m, ki, lane] += roll_p[ki, s]
+    for s in range(nf):
+        lo, hi = first_ptr[f_off[p] + s], first_ptr[f_off[p] + s + 1]
+        q = first_prob[f_off[p] + s]
+        for lane in range(LANES):
+            if not pushing[lane]:
+                continue
+            if hi > lo:
+                for k in range(lo, hi):
+                    dist[lanes[lane], first_idx[k]] += q * first_p[k]
+            else:
+                _forward(q, 0, s, lane, lanes[lane], True, protects, p, chosen, mass, dist,
+                         reached, keep_index, n, nf, mf, live_all, acting_all, act_index,
+                         stop_all, end_all)
+    total = np.zeros(LANES)
+    going = True
+    while going:
+        for m in range(modes):
+            for ki in range(nkeep):
+                any_mass = False
+                for lane in range(LANES):
+                    wgt = mass[m, ki, lane]
+                    mass[m, ki, lane] = 0.0
+                    total[lane] = wgt / (1.0 - rho[m, ki, lane]) if pushing[lane] else 0.0
+                    any_mass = any_mass or total[lane] != 0.0
+                if not any_mass:
+                    continue
+                node = keep_nodes[k0 + ki]
+                code = m * n + node
+                for k in range(supp_ptr[k0 + ki], supp_ptr[k0 + ki + 1]):
+                    s = supp_s[k]
+                    prob = supp_p[k]
+                    flat = mf + m * nf + s
+                    if not live_all[flat]:
+                        if not protects:  # a protected bust was paid when the dice were kept
+                            o = end_all[flat]
+                            for lane in range(LANES):
+                                if total[lane] != 0.0:
+                                    dist[lanes[lane], o] += total[lane] * prob
+                        continue
+                    j = act_index[flat]
+                    o = stop_all[flat]
+                    policy = chosen[m * nf + s]
+                    for lane in range(LANES):
+                        if total[lane] == 0.0:
+                            continue
+                        row = lanes[lane]
+                        if j < 0:
+                            dist[row, o] += total[lane] * prob
+                            continue
+                        reached[row, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+                        a = policy[lane]
+                        if a == code:  # rolled again from this node: in the series already
+                            continue
+                        if a < 0:
+                            dist[row, o] += total[lane] * prob
+                        else:
+                            nx = a // n
+                            mass[nx, keep_index[a - nx * n], lane] += total[lane] * prob
+                if protects:
+                    bp = bonus_p_all[mn + m * n + node]
+                    for lane in range(LANES):
+                        if total[lane] != 0.0:
+                            dist[lanes[lane], bonus_out[node, lane]] += total[lane] * bp
+        going = False
+        for lane in range(LANES):
+            if not pushing[lane]:
+                continue
+            left = 0.0
+            for m in range(modes):
+                for ki in range(nkeep):
+                    left += mass[m, ki, lane]
+            if left < push_tol:
+                pushing[lane] = False
+            else:
+                going = True
+    return 0
+
+
+@njit(cache=True, parallel=True)
+def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, tol, sweeps,
+                 max_rounds, relax, want_dist, reuse, push_tol, start_out, rounds_out,
+                 residual_out, dist, hashes, reached, acts_all, acts_off, act_index,
+                 keep_off, keep_nodes, keep_index, supp_ptr, supp_s, supp_p, roll_p, roll_off,
+                 n_nodes, below, n_full, n_modes, node_off, mn_off, f_off, mf_off, child_all,
+                 dead_all, walk_all, walk_off_all, live_all, acting_all, stop_all, end_all,
+                 bonus_p_all, protect_all, has_protect, base_out, r_off, r_mode, r_next,
+                 allowed_all, allowed_off, smap_all, smap_off, touch_all, touch_off, edge_src,
+                 edge_dst, edge_off, first_prob, first_ptr, first_idx, first_p):
+    """Every group: load its lanes' warm starts, solve, store, start values, and (``want_dist``)
+    outcome distributions, reused where a lane's policy hash says nothing changed."""
+    for g in prange(group_problem.shape[0]):
+        p = group_problem[g]
+        lanes = group_lanes[g]
+        n = n_nodes[p]
+        nf = n_full[p]
+        modes = n_modes[p]
+        u = np.zeros((LANES, pay.shape[1]))
+        val = np.zeros((modes, nf, LANES))
+        active = np.zeros(LANES, dtype=np.bool_)
+        for lane in range(LANES):
+            if lanes[lane] < 0:
+                continue
+            u[lane] = pay[lanes[lane]]
+            row = store[lane_slot[lanes[lane]]]
+            off = value_off[p]
+            for m in range(modes):
+                for s in range(nf):
+                    val[m, s, lane] = row[off + m * nf + s]
+            active[lane] = max_rounds > 0
+        chosen = np.full((modes, nf, LANES), -1, dtype=np.int64)
+        bonus = np.zeros((n, LANES))
+        bonus_out = np.zeros((n, LANES), dtype=np.int64)
+        rounds = np.zeros(LANES, dtype=np.int64)
+        residual = np.zeros(LANES)
+        mf = mf_off[p]
+        live = live_all[mf:mf + modes * nf].reshape(modes, nf)
+        acting = acting_all[mf:mf + modes * nf].reshape(modes, nf)
+        if max_rounds > 0:
+            solve_group(p, u, val, chosen, bonus, bonus_out, active, rounds, residual, tol,
+                        sweeps, max_rounds, relax, n_nodes, below, n_full, n_modes, node_off,
+                        mn_off, f_off, mf_off, child_all, dead_all, walk_all, walk_off_all,
+                        live_all, acting_all, stop_all, end_all, bonus_p_all, protect_all,
+                        has_protect, base_out, r_off, r_mode, r_next, allowed_all,
+                        allowed_off, smap_all, smap_off, touch_all, touch_off, edge_src, edge_dst,
+                        edge_off)
+        for lane in range(LANES):
+            row_id = lanes[lane]
+            if row_id < 0:
+                continue
+            rounds_out[row_id] = rounds[lane]
+            residual_out[row_id] = residual[lane]
+            if max_rounds > 0:
+                row = store[lane_slot[row_id]]
+                off = value_off[p]
+                for m in range(modes):
+                    for s in range(nf):
+                        row[off + m * nf + s] = val[m, s, lane]
+            total = 0.0
+            for s in range(nf):
+                lo, hi = first_ptr[f_off[p] + s], first_ptr[f_off[p] + s + 1]
+                so = stop_all[mf + s]
+                if hi > lo:
+                    v = 0.0
+                    for k in range(lo, hi):
+                        v += first_p[k] * u[lane, first_idx[k]]
+                elif live[0, s] and not acting[0, s]:
+                    v = u[lane, so]
+                elif live[0, s]:
+                    v = val[0, s, lane]
+                else:
+                    v = u[lane, end_all[mf + s]]
+                total += first_prob[f_off[p] + s] * v
+            start_out[row_id] = total
+        if not want_dist:
+            continue
+        acts = acts_all[acts_off[p]:acts_off[p + 1]]
+        flat_chosen = chosen.reshape(modes * nf, LANES)
+        pushing = np.zeros(LANES, dtype=np.bool_)
+        walk = walk_all[walk_off_all[p][0]:walk_off_all[p][modes]]
+        for lane in range(LANES):
+            row_id = lanes[lane]
+            if row_id < 0:
+                continue
+            if reuse and hashes[row_id] == _digest(flat_chosen, reached[row_id], acts,
+                                                   has_protect[p], bonus_out, walk, lane,
+                                                   push_tol):
+                continue
+            pushing[lane] = True
+            dist[row_id, :] = 0.0
+            reached[row_id, :] = 0
+        flags = pushing.copy()
+        if flags.any():
+            push_group(p, flat_chosen, bonus_out, pushing, dist, reached, lanes, push_tol,
+                       n_nodes, n_full, n_modes, node_off, mn_off, f_off, mf_off, live_all,
+                       acting_all, act_index, stop_all, end_all, bonus_p_all, has_protect,
+                       first_prob, first_ptr, first_idx, first_p, keep_off, keep_nodes,
+                       keep_index, supp_ptr, supp_s, supp_p, roll_p, roll_off)
+        for lane in range(LANES):
+            if flags[lane]:
+                row_id = lanes[lane]
+                hashes[row_id] = _digest(flat_chosen, reached[row_id], acts, has_protect[p],
+                                         bonus_out, walk, lane, push_tol)
