@@ -48,6 +48,7 @@ from solver.util import InputError
 
 DEFAULT_LOW = -9500  # points: the chance of ever going below it is < 1e-9 (see the docstring)
 PHASES = ("normal", "last", "sudden-death")
+TABLES = ("normal", "last", "sudden", "tiebreak")  # a GameTable's values, in its flat buffer
 # The largest target solved: the score pairs, and so the solve's time, grow with its square
 # (24,025 pairs at 6000, 87,025 at 20000).
 MAX_TARGET = 20000
@@ -111,6 +112,7 @@ class GameTable:
     plays: dict | None = field(default=None, repr=False)  # per-state outcome distributions
     card_plays: dict | None = field(default=None, repr=False)  # the same per card drawn
     hashes: dict | None = field(default=None, repr=False)  # per state and card: policy hash
+    flat: np.ndarray = field(init=False, repr=False)  # the four tables in one buffer
 
     def headline(self) -> dict:
         """The numbers ``treasure sabords game`` prints (JSON field names are a contract)."""
@@ -152,6 +154,22 @@ class GameTable:
     def first_player_wins(self) -> float:
         return self.win(0, 0, "normal")
 
+    def __post_init__(self) -> None:
+        """Keep the four tables in one buffer (:attr:`flat`, plus a last entry that is always
+        0), so that what an outcome is worth can be named by one index (see
+        :meth:`successors`)."""
+        parts = (self.normal, self.last, self.sudden, self.tiebreak)
+        flat = np.zeros(sum(part.size for part in parts) + 1)
+        views, self._start, start = [], {}, 0
+        for name, part in zip(TABLES, parts, strict=True):
+            view = flat[start:start + part.size].reshape(part.shape)
+            view[...] = part
+            views.append(view)
+            self._start[name] = start
+            start += part.size
+        self.normal, self.last, self.sudden, self.tiebreak = views
+        self.flat = flat
+
     # -- what a turn's outcome is worth to the mover, per phase ---------------------------------
     def _scores(self, a, b, own, loss):
         """Scores after each outcome (units): mover ``a + own``, opponent ``b - loss``, raised
@@ -160,46 +178,91 @@ class GameTable:
         return (np.maximum(np.asarray(a)[:, None] + own[None, :], low),
                 np.maximum(np.asarray(b)[:, None] - loss[None, :], low))
 
-    def pay_normal(self, a, b, own, loss, win):
-        """Normal phase: ``(states, outcomes)`` payoffs for the mover at ``a`` against ``b``."""
-        low, top, reach = self.spec.bottom, self.spec.top, self.last.shape[1]
-        mover, other = self._scores(a, b, own, loss)
-        cont = 1.0 - self.normal[other - low, np.minimum(mover, top - 1) - low]
-        last = 1.0 - self.last[other - low, np.clip(mover - top, 0, reach - 1)]
-        return np.where(win[None, :], 1.0, np.where(mover >= top, last, cont))
+    def _at(self, name: str, row, col) -> np.ndarray:
+        """Positions in :attr:`flat` of ``table[row, col]`` (``tiebreak[col]``) for one of
+        :data:`TABLES`."""
+        table = getattr(self, name)
+        width = table.shape[1] if table.ndim == 2 else 0
+        return self._start[name] + np.asarray(row) * width + col
 
-    def pay_sudden(self, a, b, own, loss, win):
+    def successors(self, phase: str, a, b, own, loss, win) -> tuple[np.ndarray, np.ndarray]:
+        """What each outcome of a turn is worth to the mover at ``a`` against ``b`` (``(states,
+        outcomes)`` arrays): ``const - flat[index]``. Play going on is worth 1 minus the next
+        mover's value (``const`` 1, ``index`` that state); a result is a constant (``index``
+        the last entry of :attr:`flat`, always 0). Phases: ``normal``, ``sudden-death``,
+        ``last`` (the mover ``a`` below the target, the trigger ``b`` at or above it),
+        ``tiebreak-second`` (``a`` is the gap behind) and ``tiebreak-first``."""
         low, top = self.spec.bottom, self.spec.top
+        zero = self.flat.size - 1
+        if phase.startswith("tiebreak"):
+            return self._tiebreak(phase, a, own, loss, win)
         mover, other = self._scores(a, b, own, loss)
-        cont = 1.0 - self.sudden[other - low, np.minimum(mover, top - 1) - low]
-        return np.where(win[None, :] | (mover >= top), 1.0, cont)
-
-    def pay_last(self, m, t, own, loss, win):
-        low, top = self.spec.bottom, self.spec.top
-        mover, trigger = self._scores(m, t, own, loss)
+        won = np.broadcast_to(win[None, :], mover.shape)
+        const = np.ones(mover.shape)
+        if phase == "normal":
+            reach = self.last.shape[1]
+            going = self._at("normal", other - low, np.minimum(mover, top - 1) - low)
+            last = self._at("last", other - low, np.clip(mover - top, 0, reach - 1))
+            return const, np.where(won, zero, np.where(mover >= top, last, going))
+        if phase == "sudden-death":
+            going = self._at("sudden", other - low, np.minimum(mover, top - 1) - low)
+            return const, np.where(won | (mover >= top), zero, going)
+        if phase != "last":
+            raise ValueError(f"unknown phase {phase!r}")
+        trigger = other
         ends = trigger >= top
         if np.any(~ends & (mover >= top)):
             raise ValueError("a last turn left the trigger below the target and the mover above")
-        tie = 0.5 if self.spec.rules.ties == "shared" else 1.0 - self.tiebreak[0]
-        result = np.where(mover > trigger, 1.0, np.where(mover == trigger, tie, 0.0))
-        back = self.sudden if self.spec.rules.endgame == "race-wins-at-once" else self.normal
-        drop = 1.0 - back[np.minimum(trigger, top - 1) - low,
-                          np.minimum(mover, top - 1) - low]
-        return np.where(win[None, :], 1.0, np.where(ends, result, drop))
+        shared = self.spec.rules.ties == "shared"
+        tied = ends & (mover == trigger) & ~won
+        const = np.where(won | ~ends | (mover > trigger) | (tied & ~shared), 1.0,
+                         np.where(tied, 0.5, 0.0))
+        back = "sudden" if self.spec.rules.endgame == "race-wins-at-once" else "normal"
+        drop = self._at(back, np.minimum(trigger, top - 1) - low,
+                        np.minimum(mover, top - 1) - low)
+        again = self._at("tiebreak", 0, 0) if not shared else zero
+        index = np.where(won, zero, np.where(~ends, drop, np.where(tied, again, zero)))
+        return const, index
+
+    def _tiebreak(self, phase, gap, own, loss, win):
+        """The tie-break round: the second mover, behind by ``gap``, ends it (a tie repeats
+        it: worth 1 minus the first mover's value); the first mover leaves the second behind by
+        this turn's gain."""
+        zero = self.flat.size - 1
+        first = self._at("tiebreak", 0, 0)
+        if phase == "tiebreak-second":
+            lead = own[None, :] + loss[None, :] - np.asarray(gap)[:, None]
+            won = win[None, :] | (lead > 0)
+            const = np.where(won | (lead == 0), 1.0, 0.0)
+            return const, np.where(~won & (lead == 0), first, zero)
+        behind = np.clip(own + loss - self.gap_low, 0, self.tiebreak.size - 2)
+        index = np.where(win, zero, first + 1 + behind)
+        rows = len(np.atleast_1d(gap))
+        return np.ones((rows, len(own))), np.repeat(index[None, :], rows, axis=0)
+
+    def pay(self, phase: str, a, b, own, loss, win) -> np.ndarray:
+        """``(states, outcomes)`` payoffs for the mover at ``a`` against ``b`` in ``phase``."""
+        const, index = self.successors(phase, a, b, own, loss, win)
+        return const - self.flat[index]
+
+    def pay_normal(self, a, b, own, loss, win):
+        """Normal phase: ``(states, outcomes)`` payoffs for the mover at ``a`` against ``b``."""
+        return self.pay("normal", a, b, own, loss, win)
+
+    def pay_sudden(self, a, b, own, loss, win):
+        return self.pay("sudden-death", a, b, own, loss, win)
+
+    def pay_last(self, m, t, own, loss, win):
+        return self.pay("last", m, t, own, loss, win)
 
     def pay_tiebreak_second(self, gap, own, loss, win):
         """The tie-break's second mover, behind by ``gap``: the round ends after this turn."""
-        lead = own[None, :] + loss[None, :] - gap[:, None]
-        again = 1.0 - self.tiebreak[0]
-        won = win[None, :] | (lead > 0)
-        return np.where(won, 1.0, np.where(lead == 0, again, 0.0))
+        return self.pay("tiebreak-second", gap, gap, own, loss, win)
 
     def pay_tiebreak_first(self, states, own, loss, win):
         """The tie-break's first mover: the second then plays behind by this turn's gain."""
-        behind = self.tiebreak[1:]
-        gap = np.clip(own + loss - self.gap_low, 0, len(behind) - 1)
-        row = np.where(win, 1.0, 1.0 - behind[gap])
-        return np.repeat(row[None, :], states, axis=0)
+        return self.pay("tiebreak-first", np.zeros(states, dtype=np.int64), None, own, loss,
+                        win)
 
 
 def _units(points: int, what: str) -> int:
@@ -235,14 +298,13 @@ def solve_game(spec: GameSpec, tol: float = 1e-13, progress: bool = False,
             game.start_from(points, solved=False)
     game.solve_tiebreak(tol)
     if spec.rules.endgame == "race-wins-at-once":
-        game.solve_pairs("sudden-death", game.sudden, game.pay_sudden, tol)
+        game.solve_pairs("sudden-death", tol)
         game.solve_last(tol)
-        game.solve_pairs("normal", game.normal, game.pay_normal, tol)
+        game.solve_pairs("normal", tol)
     else:
         # a drop below the target during the last turn goes back to the normal phase, which
         # reads the last turn in turn: refresh the last turn before every sweep
-        game.solve_pairs("normal", game.normal, game.pay_normal, tol,
-                         before_sweep=lambda: game.solve_last(tol))
+        game.solve_pairs("normal", tol, before_sweep=lambda: game.solve_last(tol))
     table = game.table
     table.stats = game.stats
     table.plays = game.plays

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.sabords.game import GameTable
+from solver.sabords.game_linear import sweep_rows
 from solver.sabords.turn_lanes import deck_turns
 
 Play = dict[str, np.ndarray]  # phase -> (states, outcomes) probabilities, or (outcomes,)
@@ -23,63 +24,80 @@ def _tables(like: GameTable) -> GameTable:
                      np.zeros_like(like.sudden), np.zeros_like(like.tiebreak), like.gap_low)
 
 
-def _row(play: Play, phase: str, count: int, width: int) -> np.ndarray:
-    if phase not in play:  # a phase this reading never enters (its values stay unused)
-        return np.zeros((count, width))
-    dist = play[phase]
-    return np.broadcast_to(dist, (count, dist.shape[-1])) if dist.ndim == 1 else dist
-
-
 def match(like: GameTable, play_a: Play, play_b: Play, tol: float = 1e-14,
           max_sweeps: int = 100_000) -> tuple[GameTable, GameTable]:
     """Values of the mover playing A against B, and of the mover playing B against A, in
-    every state (tables shaped like ``like``). Gauss-Seidel sweeps: the last turn and the
-    tie-break in full, then the both-below-target pairs by decreasing total score, A's then
-    B's, so that most of what a state needs is already updated."""
+    every state (tables shaped like ``like``). Gauss-Seidel sweeps (compiled,
+    :func:`solver.sabords.game_linear.sweep_rows`): the last turn and the tie-break in full,
+    then the both-below-target pairs by decreasing total score, A's then B's, so that most of
+    what a state needs is already updated. Both tables live in one vector, A's then B's; each
+    player's turn reads the other's values."""
     deck = deck_turns(like.spec.rules)
     low, top = like.spec.bottom, like.spec.top
     span = top - low
-    a_all, b_all = np.divmod(np.arange(span * span), span)
-    levels = [np.flatnonzero(a_all + b_all == s) for s in range(2 * span - 2, -1, -1)]
+    size = like.flat.size
+    a_all, b_all = (x + low for x in np.divmod(np.arange(span * span), span))
     m, t = np.divmod(np.arange(like.last.size), like.last.shape[1])
-    m, t = m + low, t + top
-    gaps = np.arange(like.gap_low, like.gap_low + len(like.tiebreak) - 1)
-    tables = {"A": _tables(like), "B": _tables(like)}
-    plays = {"A": play_a, "B": play_b}
+    blocks = {"last": (m + low, t + top, "last")}
+    if like.spec.rules.ties != "shared":
+        gaps = np.arange(like.gap_low, like.gap_low + len(like.tiebreak) - 1)
+        blocks["tiebreak-first"] = (np.zeros(1, dtype=np.int64), None, "tiebreak")
+        blocks["tiebreak-second"] = (gaps, gaps, "tiebreak")
+    blocks["normal"] = (a_all, b_all, "normal")
+    blocks["sudden-death"] = (a_all, b_all, "sudden")
     outcomes = (deck.own, deck.loss, deck.win)
-    sides = (("A", "B"), ("B", "A"))
+    consts, indexes, first_row, targets = [], [], {}, {}
+    for phase, (x, y, name) in blocks.items():
+        const, index = like.successors(phase, x, y, *outcomes)
+        first_row[phase] = sum(len(c) for c in consts)
+        consts.append(const)
+        indexes.append(index)
+        start = like._start[name] + (1 if phase == "tiebreak-second" else 0)
+        targets[phase] = start + np.arange(len(const))
+    dists, dist_row = [], {}  # (side, phase) -> (first row, one row per state?)
+    for side, play in (("A", play_a), ("B", play_b)):
+        for phase in blocks:
+            # a phase this reading never enters: its values stay 0, unused
+            rows = np.atleast_2d(play.get(phase, np.zeros(deck.count)))
+            dist_row[side, phase] = (sum(len(d) for d in dists), len(rows) > 1)
+            dists.append(rows)
 
-    def value(pay: np.ndarray, play: Play, phase: str, rows=None) -> np.ndarray:
-        dist = _row(play, phase, len(pay) if rows is None else len(a_all), deck.count)
-        return (pay * (dist if rows is None else dist[rows])).sum(1)
+    def equations(side: str, phase: str, rows: np.ndarray) -> list[np.ndarray]:
+        mine, other = (0, size) if side == "A" else (size, 0)
+        first, spread = dist_row[side, phase]
+        return [mine + targets[phase][rows], first_row[phase] + rows,
+                np.full(len(rows), other), first + (rows if spread else np.zeros_like(rows))]
 
+    order = []
+    for side in ("A", "B"):
+        for phase in blocks:
+            if phase not in ("normal", "sudden-death"):
+                order.append(equations(side, phase, np.arange(len(targets[phase]))))
+    starts = np.r_[0, np.cumsum([len(level) for level in _levels(span)])]
+    flat_levels = np.concatenate(_levels(span))
+    for lo, hi in zip(starts[:-1], starts[1:], strict=True):
+        for side in ("A", "B"):
+            for phase in ("normal", "sudden-death"):
+                order.append(equations(side, phase, flat_levels[lo:hi]))
+    target, succ, reads, dist_of = (np.concatenate([eq[i] for eq in order]).astype(np.int64)
+                                    for i in range(4))
+    const = np.concatenate(consts)
+    index = np.concatenate(indexes)
+    dist = np.ascontiguousarray(np.concatenate(dists))
+    values = np.zeros(2 * size)
     for _ in range(max_sweeps):
-        moved = 0.0
-        for me, other in sides:
-            view, mine, play = tables[other], tables[me], plays[me]
-            new = value(view.pay_last(m, t, *outcomes), play, "last").reshape(mine.last.shape)
-            moved = max(moved, float(np.max(np.abs(new - mine.last))))
-            mine.last[...] = new
-            if like.spec.rules.ties != "shared":
-                second = value(view.pay_tiebreak_second(gaps, *outcomes), play,
-                               "tiebreak-second")
-                first = value(view.pay_tiebreak_first(1, *outcomes), play, "tiebreak-first")
-                new = np.r_[first, second]
-                moved = max(moved, float(np.max(np.abs(new - mine.tiebreak))))
-                mine.tiebreak[...] = new
-        for rows in levels:
-            a, b = a_all[rows] + low, b_all[rows] + low
-            for me, other in sides:
-                view, mine, play = tables[other], tables[me], plays[me]
-                for name, pay, phase in (("normal", view.pay_normal, "normal"),
-                                         ("sudden", view.pay_sudden, "sudden-death")):
-                    new = value(pay(a, b, *outcomes), play, phase, rows)
-                    old = getattr(mine, name)
-                    moved = max(moved, float(np.max(np.abs(new - old[a - low, b - low]))))
-                    old[a - low, b - low] = new
-        if moved <= tol:
-            return tables["A"], tables["B"]
+        if sweep_rows(values, target, succ, reads, dist_of, const, index, dist) <= tol:
+            tables = _tables(like), _tables(like)
+            tables[0].flat[:] = values[:size]
+            tables[1].flat[:] = values[size:]
+            return tables
     raise RuntimeError("the match did not converge")
+
+
+def _levels(span: int) -> list[np.ndarray]:
+    """Both-below-target states ``a * span + b`` by decreasing total score."""
+    a, b = np.divmod(np.arange(span * span), span)
+    return [np.flatnonzero(a + b == s) for s in range(2 * span - 2, -1, -1)]
 
 
 def seats(a_first: GameTable, b_first: GameTable) -> dict:

@@ -46,6 +46,7 @@ import numpy as np
 
 from solver.engine.batch import reach_words, solve_lanes
 from solver.sabords.game import GameTable
+from solver.sabords.game_linear import sweep_pairs
 from solver.sabords.turn_lanes import DeckTurns, deck_turns
 
 Payoff = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (a, b) -> (states, outcomes)
@@ -56,6 +57,7 @@ Payoff = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (a, b) -> (states, ou
 # LAST_PUSH).
 FIRST_INNER, FIRST_PUSH, LAST_PUSH = 1e-3, 1e-4, 1e-16
 WARM_INNER = 1e-6
+_TABLE_OF = {"normal": "normal", "sudden-death": "sudden"}  # a cyclic phase's table
 
 
 class GameSolver:
@@ -85,9 +87,12 @@ class GameSolver:
         self.stats: dict = {"sweeps": {}, "residual": {}, "lanes": 0, "rounds": 0}
         a_all, b_all = np.divmod(np.arange(span * span), span)
         self.levels = [np.flatnonzero(a_all + b_all == s) for s in range(2 * span - 2, -1, -1)]
+        self.level_rows = np.concatenate(self.levels)
+        self.level_ptr = np.r_[0, np.cumsum([len(rows) for rows in self.levels])]
         # larger batches for passes that need no particular order
-        order = np.concatenate(self.levels)
+        order = self.level_rows
         self.blocks = [order[i:i + 1024] for i in range(0, len(order), 1024)]
+        self._successors: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._last_groups: tuple | None = None
         # the first Newton step's turn precision and push (see WARM_INNER)
         self.first_step = (FIRST_INNER, FIRST_PUSH)
@@ -100,6 +105,25 @@ class GameSolver:
         self.solved_outcomes = np.unique(np.concatenate(uses))
 
     # -- the table's payoffs over the deck's outcomes ------------------------------------------
+    def successors(self, phase: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(const, index)`` of every both-below-target state of ``phase`` (``normal`` or
+        ``sudden-death``), row ``a * span + b`` (see :meth:`GameTable.successors`)."""
+        if phase not in self._successors:
+            span = self.top - self.low
+            a, b = np.divmod(np.arange(span * span), span)
+            const, index = self.table.successors(
+                phase, a + self.low, b + self.low, self.deck.own, self.deck.loss, self.deck.win)
+            partner = self.table._start[_TABLE_OF[phase]] + b * span + a
+            if not np.array_equal(index[:, self.deck.swap], partner):
+                raise ValueError("the swap outcome must lead to the partner state")
+            self._successors[phase] = (const, index)
+        return self._successors[phase]
+
+    def pay_rows(self, phase: str, rows: np.ndarray) -> np.ndarray:
+        """The payoff rows of these states of ``phase`` at the current values."""
+        const, index = self.successors(phase)
+        return const[rows] - self.table.flat[index[rows]]
+
     def pay_normal(self, a, b):
         return self.table.pay_normal(a, b, self.deck.own, self.deck.loss, self.deck.win)
 
@@ -177,12 +201,7 @@ class GameSolver:
         self.plays[play] = dist
         return values
 
-    def _linear(self, pay_rows: np.ndarray, rows: np.ndarray):
-        """The states' values when every turn follows its recorded outcome distribution."""
-        dist = self.dist[rows]
-        return (pay_rows * dist).sum(axis=1), dist[:, self.deck.swap]
-
-    def evaluate_pairs(self, table: np.ndarray, pay: Payoff, tol: float,
+    def evaluate_pairs(self, phase: str, tol: float,
                        before_sweep: Callable[[], float] | None = None) -> int:
         """With every turn following its recorded outcome distribution (``self.dist``):
         Gauss-Seidel sweeps over the both-below-target pairs, in decreasing total score, until
@@ -192,39 +211,28 @@ class GameSolver:
         while True:
             sweeps += 1
             moved = before_sweep() if before_sweep is not None else 0.0
-            span = self.top - self.low
-            for rows in self.levels:
-                a, b = np.divmod(rows, span)
-                moved = max(moved, self._evaluate_level(table, pay(a + self.low, b + self.low),
-                                                        rows))
+            moved = max(moved, self._evaluate_levels(phase, 0, len(self.levels)))
             if moved <= tol:
                 return sweeps
 
-    def _evaluate_level(self, table: np.ndarray, pay_rows: np.ndarray,
-                        rows: np.ndarray) -> float:
-        """One level's pairs solved together, every other value held (see the module
-        docstring), from their payoff rows at the current values; returns the largest
-        change."""
-        span = self.top - self.low
-        a, b = np.divmod(rows, span)
-        partner = b * span + a
-        x0 = 1.0 - table[b, a]
-        g, slope = self._linear(pay_rows, rows)
-        c = g + slope * (1.0 - x0)
-        pos = np.searchsorted(rows, partner)
-        new = np.where(rows == partner, c / (1.0 + slope),
-                       (c - slope * c[pos]) / (1.0 - slope * slope[pos]))
-        moved = float(np.max(np.abs(new - table[a, b])))
-        table[a, b] = new
-        return moved
+    def _evaluate_levels(self, phase: str, first: int, last: int) -> float:
+        """Levels ``first .. last - 1`` solved in order, each level's pairs together, every
+        other value held (see the module docstring); returns the largest change."""
+        const, index = self.successors(phase)
+        dist = self.dist if self.dist.ndim == 2 else self.dist[None, :]
+        start = self.table._start[_TABLE_OF[phase]]
+        return sweep_pairs(self.table.flat, start, self.top - self.low, self.level_rows,
+                           self.level_ptr, first, last, const, index, dist, self.deck.swap)
 
-    def solve_pairs(self, name: str, table: np.ndarray, pay: Payoff, tol: float,
+    def solve_pairs(self, name: str, tol: float,
                     before_sweep: Callable[[], float] | None = None) -> None:
-        """Solve a cyclic phase in place (Newton steps; see the module docstring)."""
+        """Solve a cyclic phase (``normal`` or ``sudden-death``) in place (Newton steps; see
+        the module docstring)."""
         span = self.top - self.low
+        table = getattr(self.table, _TABLE_OF[name])
         if self.fixed is not None:
-            self.dist = np.broadcast_to(self.fixed, (span * span, len(self.fixed)))
-            self.stats["sweeps"][name] = self.evaluate_pairs(table, pay, tol, before_sweep)
+            self.dist = self.fixed
+            self.stats["sweeps"][name] = self.evaluate_pairs(name, tol, before_sweep)
             self.plays[name] = self.fixed
             return
         store = self._storage(span * span)
@@ -237,8 +245,7 @@ class GameSolver:
             if before_sweep is not None:
                 before_sweep()
             value = table.ravel().copy()
-            applied = self.improve(pay, store, inner, step == 1, memo,
-                                   table if step == 1 else None,
+            applied = self.improve(name, store, inner, step == 1, memo, step == 1,
                                    first_push if step == 1 else LAST_PUSH)
             residual = float(np.max(np.abs(applied - value)))
             residuals.append(residual)
@@ -252,7 +259,7 @@ class GameSolver:
             if len(residuals) > 1 and residual > 0.5 * residuals[-2]:
                 table[:] = applied.reshape(span, span)  # safeguard: a value-iteration step
                 continue
-            self.evaluate_pairs(table, pay, tol / 10, before_sweep)
+            self.evaluate_pairs(name, tol / 10, before_sweep)
         self.stats["sweeps"][name] = step
         self.stats["residual"][name] = residual
         self.plays[name] = self.dist.copy()
@@ -266,30 +273,30 @@ class GameSolver:
                 np.zeros((slots, cards), dtype=np.int64),
                 np.zeros((slots, cards, reach_words(self.deck.packed)), dtype=np.uint64))
 
-    def improve(self, pay: Payoff, store, tol: float, cold: bool, memo=None,
-                table: np.ndarray | None = None, push_tol: float = LAST_PUSH) -> np.ndarray:
-        """``T V`` for every both-below-target state: its turns solved at the current values
-        (warm-started from ``store``; when ``cold``, from a neighbour's turns, solved just
-        before, level after level). With ``memo``, the outcome distributions are recorded in
-        ``self.dist``; with ``table`` too (on a cold pass), each level's pairs are evaluated
-        under them at once, so the levels below choose their turns against the new values
-        (the game mostly climbs)."""
+    def improve(self, phase: str, store, tol: float, cold: bool, memo=None,
+                evaluate: bool = False, push_tol: float = LAST_PUSH) -> np.ndarray:
+        """``T V`` for every both-below-target state of ``phase``: its turns solved at the
+        current values (warm-started from ``store``; when ``cold``, from a neighbour's turns,
+        solved just before, level after level). With ``memo``, the outcome distributions are
+        recorded in ``self.dist``; with ``evaluate`` too (on a cold pass), each level's pairs are
+        evaluated under them at once, so the levels below choose their turns against the new
+        values (the game mostly climbs)."""
         span = self.top - self.low
         a_all, b_all = np.divmod(np.arange(span * span), span)
         neighbour = np.where(b_all + 1 < span, a_all * span + b_all + 1,
                              (a_all + 1) * span + b_all)
         applied = np.zeros(span * span)
-        for rows in self.levels if cold else self.blocks:
-            if cold and rows is not self.levels[0]:
+        for level, rows in enumerate(self.levels if cold else self.blocks):
+            if cold and level > 0:
                 store[rows] = store[neighbour[rows]]
-            pay_rows = pay(a_all[rows] + self.low, b_all[rows] + self.low)
+            pay_rows = self.pay_rows(phase, rows)
             g, dist = self._lanes(pay_rows, rows, store, tol, distribution=memo is not None,
                                   memo=memo, push_tol=push_tol)
             applied[rows] = g
             if memo is not None:
                 self.dist[rows] = dist
-                if table is not None:  # the level's own values are not written yet
-                    self._evaluate_level(table, pay_rows, rows)
+                if evaluate:  # the level's own values are not written yet
+                    self._evaluate_levels(phase, level, level + 1)
         return applied
 
     def residuals(self, tol: float = 1e-14, sample: int | None = None,
@@ -322,15 +329,15 @@ class GameSolver:
             first = self.values(self.pay_tiebreak_first, np.zeros(1, dtype=np.int64),
                                 np.zeros(1, dtype=np.int64), tol, "tiebreak-first")
             out["tie-break"] = float(np.max(np.abs(np.r_[first, second] - before)))
-        phases = [("normal", self.normal, self.pay_normal)]
+        phases = [("normal", self.normal)]
         if self.spec.rules.endgame == "race-wins-at-once":
-            phases.append(("sudden-death", self.sudden, self.pay_sudden))
-        for name, table, pay in phases:
+            phases.append(("sudden-death", self.sudden))
+        for name, table in phases:
             memo = None
             if record:  # improve() writes the distributions into self.dist
                 memo = self._memo(span * span)
                 self.dist = np.zeros((span * span, self.deck.count))
-            applied = self.improve(pay, self._storage(span * span), tol, True, memo)
+            applied = self.improve(name, self._storage(span * span), tol, True, memo)
             out[name] = float(np.max(np.abs(applied - table.ravel())))
             if record:
                 self.plays[name] = self.dist.copy()
