@@ -43,10 +43,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.engine.batch_kernels import LANES, TIE, solve_groups
-from solver.engine.orbits import OrbitSpace, interchangeable
+from solver.engine.orbits import OrbitSpace, interchangeable, swap_permutation
 from solver.engine.outcomes import OutcomeMap
 
-__all__ = ["LANES", "TIE", "RELAX", "Packed", "solve_lanes", "reach_words"]
+__all__ = ["LANES", "TIE", "RELAX", "Packed", "solve_lanes", "reach_words", "twins"]
 
 # Fixed-policy sweeps move each value this many times its change (over-relaxation): the error
 # of a sweep shrinks about as fast as the chance of rolling on, and over-relaxing takes out
@@ -67,6 +67,7 @@ class Packed:
     modes: np.ndarray
     n_full: np.ndarray  # full orbits per problem
     value_off: np.ndarray  # each problem's first column in a slot's row of values
+    twin: np.ndarray  # per problem, the first one equal to it up to a face swap (twins)
 
     @staticmethod
     def of(maps: list[OutcomeMap]) -> Packed:
@@ -127,6 +128,7 @@ class Packed:
             *_offsets([r["touched"] for r in rules]),
             np.concatenate([r["src"] for r in rules]).astype(np.int64),
             *_offsets([r["dst"] for r in rules]),
+            flat("locked", np.int64),
             flat("first_prob", np.float64),
             np.array(first_ptr, dtype=np.int64),
             np.array(first_idx, dtype=np.int64),
@@ -134,7 +136,7 @@ class Packed:
         )
         value_off = np.r_[0, np.cumsum(modes * n_full)].astype(np.int64)
         return Packed(tuple(maps), tuple(p["orbits"] for p in parts), arrays, _push_data(parts),
-                      modes, n_full, value_off)
+                      modes, n_full, value_off, twins(tuple(maps)))
 
     def storage(self, slots: int) -> np.ndarray:
         """Zeroed warm-start storage for ``slots`` rows; a lane of problem ``p`` keeps its
@@ -158,9 +160,8 @@ def _offsets(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 def _push_data(parts: list[dict]) -> tuple:
     """The push's arrays: the acting states (flat indices, offsets, each state's index or -1),
     the nodes a rule may keep (per problem, ascending; the index of every node among them, or
-    -1), each such node's roll over the full orbits as a sparse list and a dense table."""
+    -1) and each such node's roll over the full orbits (a dense row)."""
     acts, act_index, keep_nodes, keep_index, roll_p = [], [], [], [], []
-    supp_s, supp_p, supp_ptr = [], [], [0]
     for part in parts:
         acting = part["acting"].ravel()
         acts.append(np.flatnonzero(acting))
@@ -178,13 +179,7 @@ def _push_data(parts: list[dict]) -> tuple:
         keep_nodes.append(nodes)
         keep_index.append(where)
         n_full = orbits.count - orbits.below_full
-        rolls = orbits.expect(np.eye(n_full)).T[nodes]  # (kept node, full orbit)
-        roll_p.append(rolls.ravel())
-        for row in rolls:
-            hit = np.flatnonzero(row)
-            supp_s.append(hit)
-            supp_p.append(row[hit])
-            supp_ptr.append(supp_ptr[-1] + len(hit))
+        roll_p.append(orbits.expect(np.eye(n_full)).T[nodes].ravel())  # (kept node, full orbit)
 
     def cat(items, dtype):
         return np.ascontiguousarray(np.concatenate(items).astype(dtype))
@@ -192,9 +187,74 @@ def _push_data(parts: list[dict]) -> tuple:
     offsets = [np.r_[0, np.cumsum([len(x) for x in items])].astype(np.int64)
                for items in (acts, keep_nodes, roll_p)]
     return (cat(acts, np.int64), offsets[0], cat(act_index, np.int64), offsets[1],
-            cat(keep_nodes, np.int64), cat(keep_index, np.int64),
-            np.array(supp_ptr, dtype=np.int64), cat(supp_s, np.int64),
-            cat(supp_p, np.float64), cat(roll_p, np.float64), offsets[2])
+            cat(keep_nodes, np.int64), cat(keep_index, np.int64), cat(roll_p, np.float64),
+            offsets[2])
+
+
+def _acting(om: OutcomeMap) -> np.ndarray:
+    """``(modes, full states)``: where the problem has an action besides stopping."""
+    pr = om.problem
+    _, states = pr.segments()
+    has_action = np.zeros(pr.live.size, dtype=bool)
+    has_action[states] = True
+    return has_action.reshape(pr.live.shape)
+
+
+def maps_onto(a: OutcomeMap, b: OutcomeMap, faces: np.ndarray, perm: np.ndarray) -> bool:
+    """Whether relabelling face ``f`` as ``faces[f]`` (node ``n`` becomes ``perm[n]``) turns
+    problem ``a`` into problem ``b``: same outcomes at the relabelled states, same keep rules on
+    the relabelled faces. The dice are fair, so the roll probabilities follow. Then every value
+    of ``a`` at ``S`` is ``b``'s at the relabelled ``S``, for any payoffs, and ``a``'s outcome
+    distribution under its optimal policy is ``b``'s (ties aside)."""
+    pa, pb = a.problem, b.problem
+    if pa.space is not pb.space or pa.modes != pb.modes:
+        return False
+    full0 = int(pa.space.full[0])
+    pos = perm[pa.space.full] - full0
+    pairs = [(pa.live, pb.live), (_acting(a), _acting(b)), (a.stop_out, b.stop_out),
+             (a.end_out, b.end_out)]
+    if (pa.bonus_mask is None) != (pb.bonus_mask is None):
+        return False
+    if pa.bonus_mask is not None:
+        pairs.append((pa.bonus_mask, pb.bonus_mask))
+    if not all(np.array_equal(y[:, pos], x) for x, y in pairs):
+        return False
+    if any(b.first_rows[pos[s]] != row for s, row in enumerate(a.first_rows)):
+        return False
+    if (a.protect_out is None) != (b.protect_out is None) or a.base_out != b.base_out:
+        return False
+    if a.protect_out is not None and not np.array_equal(b.protect_out[perm], a.protect_out):
+        return False
+    if len(pa.keep_rules) != len(pb.keep_rules):
+        return False
+    for ra, rb in zip(pa.keep_rules, pb.keep_rules, strict=True):
+        if (ra.mode, ra.next_mode, ra.min_keep, ra.max_keep) != (rb.mode, rb.next_mode,
+                                                                  rb.min_keep, rb.max_keep):
+            return False
+        if not (np.array_equal(np.asarray(rb.forced)[faces], ra.forced)
+                and np.array_equal(np.asarray(rb.free)[faces], ra.free)):
+            return False
+    return True
+
+
+def twins(maps: tuple[OutcomeMap, ...]) -> np.ndarray:
+    """For each problem, the first problem that is the same up to swapping two faces (or to
+    nothing), itself if none is (under a Gold card a coin is worth what a diamond is under a
+    Diamond card): a caller can solve one problem of each class and read the others off it."""
+    space = maps[0].problem.space
+    swaps = [(np.arange(space.faces), np.arange(len(space.counts)))]
+    for x in range(space.faces):
+        for y in range(x + 1, space.faces):
+            faces = np.arange(space.faces)
+            faces[[x, y]] = [y, x]
+            swaps.append((faces, swap_permutation(space, x, y)))
+    twin = np.arange(len(maps))
+    for q in range(len(maps)):
+        for p in range(q):
+            if twin[p] == p and any(maps_onto(maps[q], maps[p], f, n) for f, n in swaps):
+                twin[q] = p
+                break
+    return twin
 
 
 def _fold(om: OutcomeMap) -> dict:
@@ -203,26 +263,10 @@ def _fold(om: OutcomeMap) -> dict:
     space = pr.space
     if not pr.keep_rules:
         raise ValueError("the batched solver needs the problem's keep rules (engine.keeps)")
-    full0 = int(space.full[0])
-    _, states = pr.segments()
-    has_action = np.zeros(pr.live.size, dtype=bool)
-    has_action[states] = True
-    acting = has_action.reshape(pr.live.shape)
+    acting = _acting(om)
 
     def invariant(faces: np.ndarray, perm: np.ndarray) -> bool:
-        pos = perm[space.full] - full0
-        same = all(np.array_equal(a[:, pos], a) for a in (pr.live, acting, om.stop_out,
-                                                         om.end_out))
-        same = same and all(om.first_rows[pos[s]] == row for s, row in
-                            enumerate(om.first_rows))
-        if om.protect_out is not None:
-            same = same and np.array_equal(om.protect_out[perm], om.protect_out)
-        if pr.bonus_mask is not None:
-            same = same and np.array_equal(pr.bonus_mask[:, pos], pr.bonus_mask)
-        for rule in pr.keep_rules:
-            same = same and np.array_equal(np.asarray(rule.forced)[faces], rule.forced)
-            same = same and np.array_equal(np.asarray(rule.free)[faces], rule.free)
-        return bool(same)
+        return maps_onto(om, om, faces, perm)
 
     orbits = OrbitSpace.of(space, interchangeable(space, invariant))
     pos = orbits.full_positions()
@@ -253,6 +297,9 @@ def _fold(om: OutcomeMap) -> dict:
         rules.append({"mode": rule.mode, "next": rule.next_mode, "smap": smap,
                       "allowed": (orbits.size >= rule.min_keep) & (orbits.size <= rule.max_keep),
                       "touched": np.flatnonzero(alive), "src": edges[:, 0], "dst": edges[:, 1]})
+    locked = np.ones(space.faces, dtype=bool)  # faces no rule lets a reroll move (skulls)
+    for rule in pr.keep_rules:
+        locked &= ~np.asarray(rule.free, dtype=bool)
     bonus_p = np.zeros((pr.modes, orbits.count))
     if pr.bonus_mask is not None:
         bonus_p = orbits.expect(pr.bonus_mask[:, pos].astype(np.float64))
@@ -266,6 +313,7 @@ def _fold(om: OutcomeMap) -> dict:
         "first_rows": [om.first_rows[s] for s in pos],
         "first_prob": orbits.full_probabilities(), "bonus_p": bonus_p, "protect": protect,
         "has_protect": om.protect_out is not None, "base": om.base_out, "rules": rules,
+        "locked": space.counts[orbits.rep][:, locked].sum(axis=1),
     }
 
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-LANES = 8
+from solver.engine.batch_push import push_lane
+
+LANES = 16
 NEG = -1.0e300
 # Actions whose values differ by less than this (relative) are ties: the larger keep, or
 # stopping, is kept. Symmetric keeps are worth the same up to rounding, and a tie broken by
@@ -34,19 +36,31 @@ def _tie(x: float) -> float:
 @njit(cache=True)
 def _expect(w, child, walk, lo, hi, inv):
     """The walk's nodes (``walk[lo:hi]``, ascending) become the mean of their children,
-    largest first (their children are full nodes, fixed nodes or walk nodes done before)."""
+    largest first (their children are full nodes, fixed nodes or walk nodes done before).
+
+    The lane loops run to ``w.shape[1]``, not to the constant :data:`LANES`: a loop the
+    compiler cannot unroll is one its loop vectoriser takes (with a run-time check that the
+    rows do not overlap); six-sided dice get one expression per lane, summed in face order."""
     faces = child.shape[1]
+    lanes = w.shape[1]
     for i in range(hi - 1, lo - 1, -1):
         node = walk[i]
         row = w[node]
-        first = w[child[node, 0]]
-        for lane in range(LANES):
+        kids = child[node]
+        if faces == 6:
+            a, b, c = w[kids[0]], w[kids[1]], w[kids[2]]
+            d, e, f = w[kids[3]], w[kids[4]], w[kids[5]]
+            for lane in range(lanes):
+                row[lane] = (a[lane] + b[lane] + c[lane] + d[lane] + e[lane] + f[lane]) * inv
+            continue
+        first = w[kids[0]]
+        for lane in range(lanes):
             row[lane] = first[lane]
         for face in range(1, faces):
-            other = w[child[node, face]]
-            for lane in range(LANES):
+            other = w[kids[face]]
+            for lane in range(lanes):
                 row[lane] += other[lane]
-        for lane in range(LANES):
+        for lane in range(lanes):
             row[lane] *= inv
 
 
@@ -94,14 +108,15 @@ def _walk_all(w, val, end_pay, live, child, walk, walk_off, modes, below, n_full
 
 
 @njit(cache=True)
-def solve_group(p, u, val, chosen, bonus, bonus_out, active, rounds, residual, tol, sweeps,
-                max_rounds, relax, n_nodes, below, n_full, n_modes, node_off, mn_off, f_off,
-                mf_off, child_all, dead_all, walk_all, walk_off_all, live_all, acting_all,
+def solve_group(p, u, val, w, chosen, bonus, bonus_out, active, rounds, residual, tol,
+                sweeps, max_rounds, relax, n_nodes, below, n_full, n_modes, node_off, mn_off,
+                f_off, mf_off, child_all, dead_all, walk_all, walk_off_all, live_all, acting_all,
                 stop_all, end_all, bonus_p_all, protect_all, has_protect, base_out,
                 r_off, r_mode, r_next, allowed_all, allowed_off, smap_all, smap_off, touch_all,
                 touch_off, edge_src, edge_dst, edge_off):
     """Solve one group in place: ``val`` ``(modes, F, LANES)`` warm start in, values out;
-    ``chosen`` the policy; ``bonus``/``bonus_out`` the protect bonus per node (filled here)."""
+    ``w`` the work array (its last walk is left in it); ``chosen`` the policy;
+    ``bonus``/``bonus_out`` the protect bonus per node (filled here)."""
     n = n_nodes[p]
     bf = below[p]
     nf = n_full[p]
@@ -125,7 +140,6 @@ def solve_group(p, u, val, chosen, bonus, bonus_out, active, rounds, residual, t
                     val[m, s, lane] = end_pay[m, s, lane]
                 elif not acting[m, s]:
                     val[m, s, lane] = stop_pay[m, s, lane]
-    w = np.zeros((modes, n, LANES))
     mn = mn_off[p]
     for m in range(modes):
         for node in range(n):
@@ -265,6 +279,37 @@ def solve_group(p, u, val, chosen, bonus, bonus_out, active, rounds, residual, t
 
 
 @njit(cache=True)
+def _same_policy(chosen, acts, protect, bonus_out, walk, pushing):
+    """For each lane to push, the first such lane of the group with the same policy on every
+    acting state (and, with a protect bonus, the same protected outcome on every node): its
+    push is the same, so only the first is pushed (``pushing`` is cleared for the others)."""
+    leader = np.arange(LANES)
+    for lane in range(LANES):
+        if not pushing[lane]:
+            continue
+        for other in range(lane):
+            if not pushing[other] or leader[other] != other:
+                continue
+            same = True
+            for j in range(acts.shape[0]):
+                if chosen[acts[j], lane] != chosen[acts[j], other]:
+                    same = False
+                    break
+            if same and protect:
+                for i in range(walk.shape[0]):
+                    if bonus_out[walk[i], lane] != bonus_out[walk[i], other]:
+                        same = False
+                        break
+            if same:
+                leader[lane] = other
+                break
+    for lane in range(LANES):
+        if leader[lane] != lane:
+            pushing[lane] = False
+    return leader
+
+
+@njit(cache=True)
 def _digest(chosen, mask, acts, protect, bonus_out, walk, lane, push_tol):
     """A hash of what a push follows (the actions chosen on the acting states whose bits are
     set in ``mask``, and with a protect bonus which outcome each kept node's protected dice
@@ -281,156 +326,16 @@ def _digest(chosen, mask, acts, protect, bonus_out, walk, lane, push_tol):
     return digest
 
 
-@njit(cache=True, inline='always')
-def _forward(wgt, m, s, lane, row, first, protects, p, chosen, mass, dist, reached,
-             keep_index, n, nf, mf, live_all, acting_all, act_index, stop_all, end_all):
-    """Mass ``wgt`` landing on state ``(m, s)``: it ends there (a stop, a bust) or moves to the
-    node the policy keeps."""
-    flat = mf + m * nf + s
-    if not live_all[flat]:
-        if first or not protects:  # a protected bust was paid when the dice were kept
-            dist[row, end_all[flat]] += wgt
-        return
-    j = act_index[flat]
-    if j >= 0:
-        reached[row, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
-    a = chosen[m * nf + s, lane]
-    if j < 0 or a < 0:
-        dist[row, stop_all[flat]] += wgt
-        return
-    nx = a // n
-    mass[nx, keep_index[a - nx * n], lane] += wgt
-
-
-@njit(cache=True)
-def push_group(p, chosen, bonus_out, pushing, dist, reached, lanes, push_tol, n_nodes,
-               n_full, n_modes, node_off, mn_off, f_off, mf_off, live_all, acting_all,
-               act_index, stop_all, end_all, bonus_p_all, has_protect, first_prob, first_ptr,
-               first_idx, first_p, keep_off, keep_nodes, keep_index_all, supp_ptr, supp_s,
-               supp_p, roll_p_all, roll_off):
-    """Add to ``dist[lanes[l]]`` the probability of ending in each outcome under the chosen
-    actions, for the lanes flagged in ``pushing``, and set in ``reached`` the bit of every
-    acting state some mass reaches, until less than ``push_tol`` of the mass is in play.
-
-    The mass is pushed node by node rather than roll by roll. A pass takes the kept nodes in
-    order (mode, then size): a node's waiting mass is rolled once, and what lands on a state
-    keeping a later node is rolled again in the same pass; what lands on a state keeping the
-    same node again (a repeated reroll) is summed at once as a geometric series (the node is
-    rolled ``1 / (1 - rho)`` times, ``rho`` the chance of coming back); only mass sent back to
-    an earlier node waits for the next pass. Policies mostly keep more dice as a turn goes on,
-    so a few passes leave nothing in play (about ten to reach 1e-16, for the work of a few
-    rolls of the whole lattice). With a protect bonus, a bust after keeping ``K`` ends in
-    ``K``'s best protected outcome: that mass is taken when the dice are kept, not when it
-    lands."""
-    n = n_nodes[p]
-    nf = n_full[p]
-    modes = n_modes[p]
-    mf = mf_off[p]
-    mn = mn_off[p]
-    protects = has_protect[p]
-    k0, k1 = keep_off[p], keep_off[p + 1]
-    nkeep = k1 - k0
-    keep_index = keep_index_all[node_off[p]:node_off[p] + n]
-    roll_p = roll_p_all[roll_off[p]:roll_off[p] + nkeep * nf].reshape(nkeep, nf)
-    mass = np.zeros((modes, nkeep, LANES))
-    rho = np.zeros((modes, nkeep, LANES))
-    for m in range(modes):  # the chance of rolling again from the same node
-        for s in range(nf):
-            if act_index[mf + m * nf + s] < 0:
-                continue
-            for lane in range(LANES):
-                a = chosen[m * nf + s, lane]
-                if a >= 0 and a // n == m:
-                    ki = keep_index[a - m * n]
-                    rho[m, ki, lane] += roll_p[ki, s]
-    for s in range(nf):
-        lo, hi = first_ptr[f_off[p] + s], first_ptr[f_off[p] + s + 1]
-        q = first_prob[f_off[p] + s]
-        for lane in range(LANES):
-            if not pushing[lane]:
-                continue
-            if hi > lo:
-                for k in range(lo, hi):
-                    dist[lanes[lane], first_idx[k]] += q * first_p[k]
-            else:
-                _forward(q, 0, s, lane, lanes[lane], True, protects, p, chosen, mass, dist,
-                         reached, keep_index, n, nf, mf, live_all, acting_all, act_index,
-                         stop_all, end_all)
-    total = np.zeros(LANES)
-    going = True
-    while going:
-        for m in range(modes):
-            for ki in range(nkeep):
-                any_mass = False
-                for lane in range(LANES):
-                    wgt = mass[m, ki, lane]
-                    mass[m, ki, lane] = 0.0
-                    total[lane] = wgt / (1.0 - rho[m, ki, lane]) if pushing[lane] else 0.0
-                    any_mass = any_mass or total[lane] != 0.0
-                if not any_mass:
-                    continue
-                node = keep_nodes[k0 + ki]
-                code = m * n + node
-                for k in range(supp_ptr[k0 + ki], supp_ptr[k0 + ki + 1]):
-                    s = supp_s[k]
-                    prob = supp_p[k]
-                    flat = mf + m * nf + s
-                    if not live_all[flat]:
-                        if not protects:  # a protected bust was paid when the dice were kept
-                            o = end_all[flat]
-                            for lane in range(LANES):
-                                if total[lane] != 0.0:
-                                    dist[lanes[lane], o] += total[lane] * prob
-                        continue
-                    j = act_index[flat]
-                    o = stop_all[flat]
-                    policy = chosen[m * nf + s]
-                    for lane in range(LANES):
-                        if total[lane] == 0.0:
-                            continue
-                        row = lanes[lane]
-                        if j < 0:
-                            dist[row, o] += total[lane] * prob
-                            continue
-                        reached[row, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
-                        a = policy[lane]
-                        if a == code:  # rolled again from this node: in the series already
-                            continue
-                        if a < 0:
-                            dist[row, o] += total[lane] * prob
-                        else:
-                            nx = a // n
-                            mass[nx, keep_index[a - nx * n], lane] += total[lane] * prob
-                if protects:
-                    bp = bonus_p_all[mn + m * n + node]
-                    for lane in range(LANES):
-                        if total[lane] != 0.0:
-                            dist[lanes[lane], bonus_out[node, lane]] += total[lane] * bp
-        going = False
-        for lane in range(LANES):
-            if not pushing[lane]:
-                continue
-            left = 0.0
-            for m in range(modes):
-                for ki in range(nkeep):
-                    left += mass[m, ki, lane]
-            if left < push_tol:
-                pushing[lane] = False
-            else:
-                going = True
-    return 0
-
-
 @njit(cache=True, parallel=True)
 def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, tol, sweeps,
                  max_rounds, relax, want_dist, reuse, push_tol, start_out, rounds_out,
                  residual_out, dist, hashes, reached, acts_all, acts_off, act_index,
-                 keep_off, keep_nodes, keep_index, supp_ptr, supp_s, supp_p, roll_p, roll_off,
+                 keep_off, keep_nodes, keep_index, roll_p, roll_off,
                  n_nodes, below, n_full, n_modes, node_off, mn_off, f_off, mf_off, child_all,
                  dead_all, walk_all, walk_off_all, live_all, acting_all, stop_all, end_all,
                  bonus_p_all, protect_all, has_protect, base_out, r_off, r_mode, r_next,
                  allowed_all, allowed_off, smap_all, smap_off, touch_all, touch_off, edge_src,
-                 edge_dst, edge_off, first_prob, first_ptr, first_idx, first_p):
+                 edge_dst, edge_off, locked_all, first_prob, first_ptr, first_idx, first_p):
     """Every group: load its lanes' warm starts, solve, store, start values, and (``want_dist``)
     outcome distributions, reused where a lane's policy hash says nothing changed."""
     for g in prange(group_problem.shape[0]):
@@ -453,6 +358,7 @@ def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, t
                     val[m, s, lane] = row[off + m * nf + s]
             active[lane] = max_rounds > 0
         chosen = np.full((modes, nf, LANES), -1, dtype=np.int64)
+        w = np.zeros((modes, n, LANES))
         bonus = np.zeros((n, LANES))
         bonus_out = np.zeros((n, LANES), dtype=np.int64)
         rounds = np.zeros(LANES, dtype=np.int64)
@@ -461,7 +367,7 @@ def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, t
         live = live_all[mf:mf + modes * nf].reshape(modes, nf)
         acting = acting_all[mf:mf + modes * nf].reshape(modes, nf)
         if max_rounds > 0:
-            solve_group(p, u, val, chosen, bonus, bonus_out, active, rounds, residual, tol,
+            solve_group(p, u, val, w, chosen, bonus, bonus_out, active, rounds, residual, tol,
                         sweeps, max_rounds, relax, n_nodes, below, n_full, n_modes, node_off,
                         mn_off, f_off, mf_off, child_all, dead_all, walk_all, walk_off_all,
                         live_all, acting_all, stop_all, end_all, bonus_p_all, protect_all,
@@ -514,14 +420,19 @@ def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, t
             dist[row_id, :] = 0.0
             reached[row_id, :] = 0
         flags = pushing.copy()
-        if flags.any():
-            push_group(p, flat_chosen, bonus_out, pushing, dist, reached, lanes, push_tol,
-                       n_nodes, n_full, n_modes, node_off, mn_off, f_off, mf_off, live_all,
-                       acting_all, act_index, stop_all, end_all, bonus_p_all, has_protect,
-                       first_prob, first_ptr, first_idx, first_p, keep_off, keep_nodes,
-                       keep_index, supp_ptr, supp_s, supp_p, roll_p, roll_off)
+        leader = _same_policy(flat_chosen, acts, has_protect[p], bonus_out, walk, pushing)
+        for lane in range(LANES):
+            if pushing[lane]:
+                push_lane(p, lane, lanes[lane], flat_chosen, w, bonus_out, dist, reached,
+                          push_tol, n_nodes, n_full, n_modes, node_off, mn_off, f_off, mf_off,
+                          live_all, act_index, stop_all, end_all, bonus_p_all, has_protect,
+                          first_prob, first_ptr, first_idx, first_p, keep_off, keep_nodes,
+                          keep_index, roll_p, roll_off, locked_all)
         for lane in range(LANES):
             if flags[lane]:
                 row_id = lanes[lane]
+                if leader[lane] != lane:  # the same policy: the same push
+                    dist[row_id, :] = dist[lanes[leader[lane]], :]
+                    reached[row_id, :] = reached[lanes[leader[lane]], :]
                 hashes[row_id] = _digest(flat_chosen, reached[row_id], acts, has_protect[p],
                                          bonus_out, walk, lane, push_tol)

@@ -103,6 +103,12 @@ class GameSolver:
         uses = [np.r_[m.stop_out.ravel(), m.end_out.ravel()] for m in deck.maps]
         uses += [m.protect_out for m in deck.maps if m.protect_out is not None]
         self.solved_outcomes = np.unique(np.concatenate(uses))
+        # one lane per card up to twins (engine.batch.twins: Gold and Diamond play alike):
+        # the cards solved, the chance of drawing each or its twin, and each card's column
+        twin = deck.packed.twin
+        self.solved_cards = np.flatnonzero(twin == np.arange(len(twin)))
+        self.card_column = np.searchsorted(self.solved_cards, twin)
+        self.solved_weights = np.bincount(self.card_column, weights=deck.weights)
 
     # -- the table's payoffs over the deck's outcomes ------------------------------------------
     def successors(self, phase: str) -> tuple[np.ndarray, np.ndarray]:
@@ -168,8 +174,8 @@ class GameSolver:
         deck = self.deck
         if self.fixed is not None:
             return pay_rows @ self.fixed, self.fixed
-        cards = len(deck.cards)
-        problem = np.tile(np.arange(cards), len(pay_rows))
+        cards = len(self.solved_cards)
+        problem = np.tile(self.solved_cards, len(pay_rows))
         known = None
         if memo is not None:
             known = (memo[0][slots].reshape(-1, deck.count), memo[1][slots].ravel(),
@@ -188,9 +194,9 @@ class GameSolver:
         dist = per_card = None
         if distribution:
             per_card = out[3].reshape(len(pay_rows), cards, -1)
-            dist = np.einsum("sco,c->so", per_card, deck.weights)
+            dist = np.einsum("sco,c->so", per_card, self.solved_weights)
         self.per_card = per_card
-        return start.reshape(-1, cards) @ deck.weights, dist
+        return start.reshape(-1, cards) @ self.solved_weights, dist
 
     def values(self, pay: Payoff, a: np.ndarray, b: np.ndarray, tol: float, play: str):
         """Values of a few states solved from scratch (no stored warm start); their outcome
@@ -263,12 +269,17 @@ class GameSolver:
         self.stats["sweeps"][name] = step
         self.stats["residual"][name] = residual
         self.plays[name] = self.dist.copy()
-        self.card_plays[name], self.hashes[name] = memo[0], memo[1]
+        self.card_plays[name] = self._per_card(memo[0])
+        self.hashes[name] = self._per_card(memo[1])
+
+    def _per_card(self, solved: np.ndarray) -> np.ndarray:
+        """Per state, from the solved cards' rows to every card's (a twin reads its twin's)."""
+        return solved[:, self.card_column]
 
     def _memo(self, slots: int) -> tuple:
         """Per state and card: the last outcome distribution, its policy's hash and the
         nodes it reaches (what :func:`solve_lanes` reuses while a policy holds)."""
-        cards = len(self.deck.cards)
+        cards = len(self.solved_cards)
         return (np.zeros((slots, cards, self.deck.count)),
                 np.zeros((slots, cards), dtype=np.int64),
                 np.zeros((slots, cards, reach_words(self.deck.packed)), dtype=np.uint64))
@@ -341,7 +352,8 @@ class GameSolver:
             out[name] = float(np.max(np.abs(applied - table.ravel())))
             if record:
                 self.plays[name] = self.dist.copy()
-                self.card_plays[name], self.hashes[name] = memo[0], memo[1]
+                self.card_plays[name] = self._per_card(memo[0])
+                self.hashes[name] = self._per_card(memo[1])
         last = self.last.copy()
         self._last_groups = None
         out["last"] = self.solve_last(tol)
@@ -370,7 +382,7 @@ class GameSolver:
         last_play = self._last_groups[2]
         self.plays["last"] = last_play if last_play.ndim == 1 else last_play[group_of]
         if self._last_groups[3] is not None:
-            self.card_plays["last"] = self._last_groups[3][group_of]
+            self.card_plays["last"] = self._per_card(self._last_groups[3][group_of])
         total = self._lanes(pay, group_of, store, tol, max_rounds=0)[0]
         moved = float(np.max(np.abs(self.last[m_all, t_all] - total)))
         self.last[m_all, t_all] = total
