@@ -62,6 +62,19 @@ def test_what_cannot_be_meant_is_rejected(args, message, capsys):
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("command", [["hold", "CCDMPSSX"], ["policy"]])
+def test_an_unreachable_target_is_rejected_before_anything_is_solved(command, capsys,
+                                                                      monkeypatch, tmp_path):
+    """``reach:T`` beyond every turn of the card fails at once: no turn is solved (each
+    value would be 0) and so nothing is written to the cache."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("TREASURE_CACHE", str(cache))
+    code, _, err = run(["sabords", *command, "--card", "captain", "--objective",
+                        "reach:99999900"], capsys)
+    assert code == 2 and "cannot be reached with the captain card" in err
+    assert not any(p.is_file() for p in cache.rglob("*"))
+
+
 def test_flags_that_mean_something_are_accepted(capsys):
     code, _, _ = run(["sabords", "hold", "--card", "sorceress", "--sorceress-used",
                       "CCDMPSSX"], capsys)

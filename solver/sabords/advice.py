@@ -11,6 +11,7 @@ import numpy as np
 
 from solver.engine import STOP
 from solver.sabords.dice import format_dice, parse_dice
+from solver.sabords.model import build_model
 from solver.sabords.objective import Objective
 from solver.sabords.rules import NO_LIMIT, Card, Rules
 from solver.sabords.solve import TurnSolution, action_table, solve_turn
@@ -69,9 +70,9 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
     counts = np.array(parse_dice(dice, rules))
     the_card = rules.card(card)
     _check_flags(the_card, sorceress_used, rerolled)
+    check_reachable(card, objective, rules)
     sol = solve_turn(card, objective, rules, use_cache)
     model = sol.model
-    _check_reachable(model, objective)
     space = model.space
     mode = turn_mode(model.card, sorceress_used, rerolled)
     pos = int(space.index(counts) - space.full[0])
@@ -137,6 +138,13 @@ def _check_flags(card: Card, sorceress_used: bool, rerolled: bool) -> None:
     if rerolled and card.rerolls >= NO_LIMIT:
         raise InputError(f"--rerolled means nothing with the {card.name} card: only a card "
                          "that limits rerolls (after-the-storm) counts them")
+
+
+def check_reachable(card: str, objective: Objective, rules: Rules) -> None:
+    """Reject ``reach:T`` with a target no turn under this card can reach, before solving
+    (and caching) a turn whose every value would be 0."""
+    if objective.kind == "reach":
+        _check_reachable(build_model(rules.card(card), rules, objective), objective)
 
 
 def _check_reachable(model, objective: Objective) -> None:

@@ -90,6 +90,7 @@ def policy(card, objective, fmt, out_file, no_cache, variants) -> None:
       treasure sabords policy --card captain > captain.csv
       treasure sabords policy --card sorceress --objective reach:1000 --format json --out s.json
     """
+    from solver.sabords.advice import check_reachable
     from solver.sabords.objective import parse_objective
     from solver.sabords.rules import load_rules
     from solver.sabords.solve import solve_turn
@@ -99,6 +100,7 @@ def policy(card, objective, fmt, out_file, no_cache, variants) -> None:
     rules = load_rules(variants)
     name = rules.card(card).name
     goal = parse_objective(objective)
+    check_reachable(name, goal, rules)
     with StatusLine() as status:
         status(f"solving the {name} turn, objective {goal.name}")
         sol = solve_turn(name, goal, rules, not no_cache)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from solver.sabords.objective import Objective
 from solver.sabords.rules import Rules
 
 CACHE_VERSION = 2
+# Solved turns kept in memory by a long-lived process (the web server): about 1.3 MB each,
+# and every reach target, card and set of variants is another; the disk cache keeps the rest.
+TURNS_IN_MEMORY = 64
 
 
 @dataclass
@@ -70,7 +73,7 @@ def _assemble(model: TurnModel, value, policy, bust, chest) -> TurnSolution:
     )
 
 
-@cache
+@lru_cache(maxsize=TURNS_IN_MEMORY)
 def solve_turn(card: str, objective: Objective, rules: Rules, use_cache: bool = True):
     """The solved turn for one card (from the disk cache when allowed and present)."""
     from solver.cache import load_or_build
