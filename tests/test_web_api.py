@@ -448,7 +448,7 @@ def test_the_shipped_table_answers_without_a_solve(cache, monkeypatch, tmp_path_
 
 def test_the_default_game_ships_its_table():
     """proofs/sabords/game-6000.json is the default game under the current rules file, so
-    the page's default scoreboard queries need no twenty-five-minute solve."""
+    the page's default scoreboard queries need no whole-game solve."""
     from solver.sabords.game import GameSpec
     from solver.sabords.rules import load_rules
     from solver.web.builds import Builds

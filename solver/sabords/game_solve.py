@@ -21,9 +21,10 @@ that a row can be kept from one step to the next while its policy holds (a loose
 later steps would be pushed again on the last ones, which costs more than it saves). A
 solve that starts from another reading's solved table (the report's readings) starts near the
 solution: its first step solves its turns to 1e-6 and pushes to 1e-16 (:data:`WARM_INNER`).
-Measured on `endgame-new-final-round` at 6000 from the default table: residuals 2.2e-3,
-1.1e-5, 5.4e-9, 1.6e-14 in 707 s, where the loose first step left its error in the second
-(2.2e-3, 2.0e-4, 1.4e-6, 2.9e-9, 8.3e-15 in 995 s). The first step takes the levels in
+Measured on `endgame-new-final-round` at 6000 from the default table (with the earlier,
+per-action turn kernel; the ratio is what matters): residuals 2.2e-3, 1.1e-5, 5.4e-9, 1.6e-14
+in 707 s, where the loose first step left its error in the second (2.2e-3, 2.0e-4, 1.4e-6,
+2.9e-9, 8.3e-15 in 995 s). The first step takes the levels in
 order and evaluates each level as soon as its turns are solved, so the levels below choose
 against new values. Late steps change few policies where it matters, and the engine then
 keeps a turn's outcome distribution instead of pushing it again

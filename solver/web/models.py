@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-MAX_TARGET = 10_000  # the largest whole game the server solves (about 40 minutes cold)
+MAX_TARGET = 10_000  # the largest whole game the server solves (about two minutes cold)
 
 
 def _names():
