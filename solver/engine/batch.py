@@ -39,11 +39,12 @@ to solve a fixed point through them by Newton steps (policy iteration).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
 from solver.engine.batch_kernels import LANES, TIE, solve_groups
-from solver.engine.orbits import OrbitSpace, interchangeable, swap_permutation
+from solver.engine.orbits import OrbitSpace, face_swap, interchangeable
 from solver.engine.outcomes import OutcomeMap
 
 __all__ = ["LANES", "TIE", "RELAX", "Packed", "solve_lanes", "reach_words", "twins"]
@@ -243,11 +244,7 @@ def twins(maps: tuple[OutcomeMap, ...]) -> np.ndarray:
     Diamond card): a caller can solve one problem of each class and read the others off it."""
     space = maps[0].problem.space
     swaps = [(np.arange(space.faces), np.arange(len(space.counts)))]
-    for x in range(space.faces):
-        for y in range(x + 1, space.faces):
-            faces = np.arange(space.faces)
-            faces[[x, y]] = [y, x]
-            swaps.append((faces, swap_permutation(space, x, y)))
+    swaps += [face_swap(space, x, y) for x, y in combinations(range(space.faces), 2)]
     twin = np.arange(len(maps))
     for q in range(len(maps)):
         for p in range(q):

@@ -127,11 +127,14 @@ def canonical_counts(counts: np.ndarray, blocks) -> np.ndarray:
     return out
 
 
-def swap_permutation(space: DiceSpace, a: int, b: int) -> np.ndarray:
-    """``perm[node]``: the node with faces ``a`` and ``b`` swapped."""
+def face_swap(space: DiceSpace, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Faces ``a`` and ``b`` swapped: ``(faces, perm)``, face ``f`` becoming ``faces[f]`` and
+    node ``n`` becoming ``perm[n]``."""
+    faces = np.arange(space.faces)
+    faces[[a, b]] = [b, a]
     counts = space.counts.astype(np.int64)
     counts[:, [a, b]] = counts[:, [b, a]]
-    return space.index_many(counts)
+    return faces, space.index_many(counts)
 
 
 def interchangeable(space: DiceSpace, invariant: Callable[[np.ndarray, np.ndarray], bool]
@@ -150,9 +153,7 @@ def interchangeable(space: DiceSpace, invariant: Callable[[np.ndarray, np.ndarra
 
     for a in range(faces):
         for b in range(a + 1, faces):
-            swap = np.arange(faces)
-            swap[[a, b]] = [b, a]
-            if root(a) != root(b) and invariant(swap, swap_permutation(space, a, b)):
+            if root(a) != root(b) and invariant(*face_swap(space, a, b)):
                 parent[root(b)] = root(a)
     groups: dict[int, list[int]] = {}
     for f in range(faces):

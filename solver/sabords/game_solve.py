@@ -168,10 +168,11 @@ class GameSolver:
     def _lanes(self, pay_rows: np.ndarray, slots: np.ndarray, store, tol: float,
                max_rounds: int = 100_000, distribution: bool = False, memo=None,
                push_tol: float = LAST_PUSH):
-        """Every card's turn for each state (one payoff row each): the states' values before
-        the card and, if asked, each outcome's probability under the turns' optimal policies,
-        to ``push_tol`` (``memo``: per slot and card, the last distributions and their
-        policies' hashes, reused where the policy has not changed and updated in place)."""
+        """Every card's turn for each state (one payoff row each; a twin card is read off its
+        twin, see ``solved_cards``): the states' values before the card and, if asked, each
+        outcome's probability under the turns' optimal policies, to ``push_tol`` (``memo``:
+        per slot and solved card, the last distributions and their policies' hashes, reused
+        where the policy has not changed and updated in place)."""
         deck = self.deck
         if self.fixed is not None:
             return pay_rows @ self.fixed, self.fixed
