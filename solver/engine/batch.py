@@ -26,10 +26,13 @@ but on lattices rather than lists of actions, and compiled (:mod:`solver.engine.
 * :data:`~solver.engine.batch_kernels.LANES` lanes of one problem are solved side by side,
   one SIMD column each; a lane freezes when it has converged, so its result does not depend on
   the other lanes of its group; groups run in parallel;
-* each lane starts from the values stored for it (a *warm start*): when a game solver sweeps
-  its states again with slightly changed payoffs, the last sweep's turn values are a few
-  updates away from the new ones. Any start converges: every policy of these problems ends with
-  probability one.
+* each lane starts from the values and the policy stored for it (a *warm start*,
+  :class:`WarmStart`): when a game solver sweeps its states again with slightly changed
+  payoffs, the last sweep's policy mostly still holds, so the lane evaluates it at the new
+  payoffs first and one Bellman update confirms it. Any start converges: every policy of these
+  problems ends with probability one;
+* a fixed-policy sweep sums each kept node's re-roll of itself at once (a geometric series),
+  so what is left for the sweeps is how deep the nodes feed each other.
 
 Besides the value before the first roll, a lane can report the probability of each outcome
 under its optimal policy: the value is then linear in the payoffs, which is what a caller needs
@@ -43,17 +46,20 @@ from itertools import combinations
 
 import numpy as np
 
-from solver.engine.batch_kernels import LANES, TIE, solve_groups
+from solver.engine.batch_kernels import LANES, TIE, UNKNOWN, solve_groups
 from solver.engine.orbits import OrbitSpace, face_swap, interchangeable
 from solver.engine.outcomes import OutcomeMap
 
-__all__ = ["LANES", "TIE", "RELAX", "Packed", "solve_lanes", "reach_words", "twins"]
+__all__ = ["LANES", "TIE", "RELAX", "Packed", "WarmStart", "solve_lanes", "reach_words",
+           "twins"]
 
-# Fixed-policy sweeps move each value this many times its change (over-relaxation): the error
-# of a sweep shrinks about as fast as the chance of rolling on, and over-relaxing takes out
-# more of it per sweep; a lane whose sweeps stop shrinking goes back to 1.0, and every round
-# ends with a full Bellman update, so the values solved are the same.
-RELAX = 1.3
+# Fixed-policy sweeps move each value 1 / (1 - rho) times its change, rho the chance that its
+# kept node's roll comes back to it (the self-loop summed at once, see
+# batch_kernels._evaluate), times RELAX. Measured on 5,000 lanes a step from their solution:
+# over-relaxing on top (1.3, which helped plain sweeps) overshoots and costs Bellman updates
+# (1.70 a lane instead of 1.01). A lane whose sweeps stop shrinking goes back to plain steps,
+# and every round ends with a full Bellman update, so the values solved are the same.
+RELAX = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,10 +145,13 @@ class Packed:
         return Packed(tuple(maps), tuple(p["orbits"] for p in parts), arrays, _push_data(parts),
                       modes, n_full, value_off, twins(tuple(maps)))
 
-    def storage(self, slots: int) -> np.ndarray:
-        """Zeroed warm-start storage for ``slots`` rows; a lane of problem ``p`` keeps its
-        values (mode by mode, one per full orbit) in its slot's columns from ``value_off[p]``."""
-        return np.zeros((slots, int(self.value_off[-1])))
+    def storage(self, slots: int) -> WarmStart:
+        """Empty warm-start storage for ``slots`` rows (see :class:`WarmStart`)."""
+        width = int(self.value_off[-1])
+        if int(np.max(self.modes * self.arrays[0])) > np.iinfo(np.int16).max:
+            raise ValueError("too many lattice nodes for a 16-bit stored policy")
+        return WarmStart(np.zeros((slots, width)),
+                         np.full((slots, width), UNKNOWN, dtype=np.int16))
 
     def values(self, row: np.ndarray, p: int) -> np.ndarray:
         """Problem ``p``'s values in one slot's row, per (mode, full state of the dice space)."""
@@ -150,6 +159,22 @@ class Packed:
         n = int(self.n_full[p])
         mine = row[self.value_off[p]:self.value_off[p + 1]].reshape(-1, n)
         return mine[:, orbits.orbit[orbits.space.full] - orbits.below_full]
+
+
+@dataclass(frozen=True)
+class WarmStart:
+    """What each slot's lanes were last solved to: a lane of problem ``p`` keeps its values
+    and its policy (mode by mode, one per full orbit) in its slot's columns from
+    ``Packed.value_off[p]``. A lane that finds a policy evaluates it at its new payoffs before
+    its first Bellman update: where the payoffs moved a little, that update only confirms it
+    (one update per lane instead of two). ``policy`` holds :data:`UNKNOWN` until a lane is
+    solved."""
+
+    values: np.ndarray  # (slots, columns) float64
+    policy: np.ndarray  # (slots, columns) int16: next_mode * nodes + kept node, -1 to stop
+
+    def copy(self) -> WarmStart:
+        return WarmStart(self.values.copy(), self.policy.copy())
 
 
 def _offsets(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -161,7 +186,8 @@ def _offsets(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 def _push_data(parts: list[dict]) -> tuple:
     """The push's arrays: the acting states (flat indices, offsets, each state's index or -1),
     the nodes a rule may keep (per problem, ascending; the index of every node among them, or
-    -1) and each such node's roll over the full orbits (a dense row)."""
+    -1) and each such node's roll over the full orbits (a dense row, and the same rows
+    sparse)."""
     acts, act_index, keep_nodes, keep_index, roll_p = [], [], [], [], []
     for part in parts:
         acting = part["acting"].ravel()
@@ -187,9 +213,16 @@ def _push_data(parts: list[dict]) -> tuple:
 
     offsets = [np.r_[0, np.cumsum([len(x) for x in items])].astype(np.int64)
                for items in (acts, keep_nodes, roll_p)]
+    # the same rows sparse (a kept node's roll lands on few full orbits): row ``keep_off[p] +
+    # keep index``, entries ``roll_ptr[row] .. roll_ptr[row + 1]``
+    rows = [r.reshape(len(k), -1) for r, k in zip(roll_p, keep_nodes, strict=True)]
+    nonzero = [np.nonzero(r) for r in rows]
+    roll_ptr = np.r_[0, np.cumsum(np.concatenate(
+        [np.count_nonzero(r, axis=1) for r in rows]))].astype(np.int64)
     return (cat(acts, np.int64), offsets[0], cat(act_index, np.int64), offsets[1],
             cat(keep_nodes, np.int64), cat(keep_index, np.int64), cat(roll_p, np.float64),
-            offsets[2])
+            offsets[2], roll_ptr, cat([nz[1] for nz in nonzero], np.int64),
+            cat([r[nz] for r, nz in zip(rows, nonzero, strict=True)], np.float64))
 
 
 def _acting(om: OutcomeMap) -> np.ndarray:
@@ -315,14 +348,17 @@ def _fold(om: OutcomeMap) -> dict:
 
 
 def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.ndarray,
-                value: np.ndarray, tol: float = 1e-13, sweeps: int = 12,
+                value: WarmStart, tol: float = 1e-13, sweeps: int = 12,
                 max_rounds: int = 100_000, distribution: bool = False,
-                known: tuple | None = None, push_tol: float = 1e-16, relax: float = RELAX):
+                known: tuple | None = None, push_tol: float = 1e-16, relax: float = RELAX,
+                start_slot: np.ndarray | None = None):
     """Solve lanes (``problem[l]``, payoffs ``pay[l, outcome]``) warm-started from and stored
-    into ``value[slot[l]]`` (see :meth:`Packed.storage`).
+    into ``value``'s slot ``slot[l]`` (see :class:`WarmStart`); with ``start_slot``, started
+    from slot ``start_slot[l]`` instead (another state's turn, solved before).
 
-    A lane stops when a Bellman update moves no value by more than ``tol``; between updates,
-    up to ``sweeps`` fixed-policy sweeps, over-relaxed by ``relax`` (:data:`RELAX`). With
+    A lane stops when a Bellman update moves no value by more than ``tol``; before the first
+    (with a stored policy) and between updates, up to ``sweeps`` fixed-policy sweeps, each
+    self-loop summed at once and over-relaxed by ``relax`` (:data:`RELAX`). With
     ``max_rounds=0`` nothing is solved or stored: each lane's start value is computed from the
     values stored in its slot (solved for other payoffs that agree on every outcome but the first
     roll's), so lanes may then share slots freely. Returns per lane
@@ -355,8 +391,11 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
         hashes = np.zeros(lanes, dtype=np.int64)
         reached = np.zeros((lanes if distribution else 1, words), dtype=np.uint64)
     group_problem, group_lanes = _groups(problem, len(packed.maps))
-    solve_groups(group_problem, group_lanes, np.ascontiguousarray(slot, dtype=np.int64),
-                 np.ascontiguousarray(pay, dtype=np.float64), value, packed.value_off, tol,
+    slot = np.ascontiguousarray(slot, dtype=np.int64)
+    start_slot = slot if start_slot is None else np.ascontiguousarray(start_slot, np.int64)
+    solve_groups(group_problem, group_lanes, slot, start_slot,
+                 np.ascontiguousarray(pay, dtype=np.float64), value.values, value.policy,
+                 packed.value_off, tol,
                  sweeps, max_rounds, relax, distribution, known is not None, push_tol, start,
                  rounds, residual, dist, hashes, reached, *packed.acts, *packed.arrays)
     if distribution:

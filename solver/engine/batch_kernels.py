@@ -22,6 +22,9 @@ from solver.engine.batch_push import push_lane
 
 LANES = 16
 NEG = -1.0e300
+UNKNOWN = -2  # a stored policy's first action before the lane was ever solved
+SETTLED = 0.1  # a lane's fixed-policy sweeps stop when no value moves by SETTLED * tol
+RHO_MAX = 0.99  # a kept node rolled back into itself more often is swept plainly
 # Actions whose values differ by less than this (relative) are ties: the larger keep, or
 # stopping, is kept. Symmetric keeps are worth the same up to rounding, and a tie broken by
 # rounding noise would change the policy (and the outcome distribution's push) on every solve.
@@ -108,14 +111,94 @@ def _walk_all(w, val, end_pay, live, child, walk, walk_off, modes, below, n_full
 
 
 @njit(cache=True)
-def solve_group(p, u, val, w, chosen, bonus, bonus_out, active, rounds, residual, tol,
+def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv, n, acting,
+              chosen, sweeping, sweeps, relax, tol, protects, bonus_p_all, mn, bonus, roll_p,
+              keep_index, rho, omega):
+    """Up to ``sweeps`` fixed-policy sweeps of the ``sweeping`` lanes (their ``chosen``
+    actions); a lane stops when no value moves by more than ``tol / 10``.
+
+    A sweep is a Jacobi step, and a fixed policy's only cycles are a kept node rolled into
+    states that keep it again (see :mod:`solver.engine.batch_push`): with ``rho`` the chance
+    of that, the node is worth ``a + rho q`` after a step from ``q`` (``a`` the rest of its roll)
+    and ``a / (1 - rho)`` in the end, so each value moves ``1 / (1 - rho)`` times its step and
+    the self-loop is summed at once. What is left is the order in which the nodes feed each
+    other, a few sweeps deep. A lane whose sweeps stop contracting goes back to plain steps.
+    ``relax`` over-relaxes on top. ``rho`` ``(modes * N, LANES)`` comes in zeroed and leaves
+    zeroed (a full reset per call would cost as much as a sweep); ``omega`` is work space."""
+    for m in range(modes):
+        for s in range(nf):
+            if not acting[m, s]:
+                continue
+            for lane in range(LANES):
+                a = chosen[m, s, lane]
+                if sweeping[lane] and a >= 0 and a // n == m:
+                    rho[a, lane] += roll_p[keep_index[a - m * n], s]
+    for m in range(modes):  # each state's step factor, and rho zeroed again
+        for s in range(nf):
+            if not acting[m, s]:
+                continue
+            for lane in range(LANES):
+                a = chosen[m, s, lane]
+                omega[m, s, lane] = relax
+                if sweeping[lane] and a >= 0:
+                    if rho[a, lane] < RHO_MAX:
+                        omega[m, s, lane] = relax / (1.0 - rho[a, lane])
+    for m in range(modes):
+        for s in range(nf):
+            for lane in range(LANES):
+                if chosen[m, s, lane] >= 0:
+                    rho[chosen[m, s, lane], lane] = 0.0
+    moved = np.zeros(LANES)
+    before = np.full(LANES, 1e300)
+    plain = np.zeros(LANES, dtype=np.bool_)
+    for _ in range(sweeps):
+        _walk_all(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv)
+        for lane in range(LANES):
+            moved[lane] = 0.0
+        for m in range(modes):
+            for s in range(nf):
+                if not acting[m, s]:
+                    continue
+                for lane in range(LANES):
+                    a = chosen[m, s, lane]
+                    if not sweeping[lane] or a < 0:
+                        continue
+                    nx = a // n
+                    node = a - nx * n
+                    q = w[nx, node, lane]
+                    if protects:
+                        q += bonus_p_all[mn + nx * n + node] * bonus[node, lane]
+                    d = q - val[m, s, lane]
+                    if abs(d) > moved[lane]:
+                        moved[lane] = abs(d)
+                    val[m, s, lane] += d if plain[lane] else omega[m, s, lane] * d
+        going = False
+        for lane in range(LANES):
+            if not sweeping[lane]:
+                continue
+            if moved[lane] <= SETTLED * tol:
+                sweeping[lane] = False
+                continue
+            if moved[lane] > before[lane]:  # not contracting: plain sweeps from here on
+                plain[lane] = True
+            before[lane] = moved[lane]
+            going = True
+        if not going:
+            break
+
+
+@njit(cache=True)
+def solve_group(p, u, val, w, chosen, known, bonus, bonus_out, active, rounds, residual, tol,
                 sweeps, max_rounds, relax, n_nodes, below, n_full, n_modes, node_off, mn_off,
                 f_off, mf_off, child_all, dead_all, walk_all, walk_off_all, live_all, acting_all,
                 stop_all, end_all, bonus_p_all, protect_all, has_protect, base_out,
                 r_off, r_mode, r_next, allowed_all, allowed_off, smap_all, smap_off, touch_all,
-                touch_off, edge_src, edge_dst, edge_off):
+                touch_off, edge_src, edge_dst, edge_off, keep_off, keep_index_all, roll_p_all,
+                roll_off):
     """Solve one group in place: ``val`` ``(modes, F, LANES)`` warm start in, values out;
-    ``w`` the work array (its last walk is left in it); ``chosen`` the policy;
+    ``w`` the work array (its last walk is left in it); ``chosen`` the policy (where
+    ``known``, the lane's last policy comes in: it is evaluated at the new payoffs before the
+    first Bellman update, which then only confirms it if it still holds);
     ``bonus``/``bonus_out`` the protect bonus per node (filled here)."""
     n = n_nodes[p]
     bf = below[p]
@@ -170,10 +253,26 @@ def solve_group(p, u, val, w, chosen, bonus, bonus_out, active, rounds, residual
     best = np.empty((nf, LANES))
     barg = np.empty((nf, LANES), dtype=np.int64)
     resid = np.zeros(LANES)
-    moved = np.zeros(LANES)
-    before = np.zeros(LANES)
-    step = np.zeros(LANES)
     sweeping = np.zeros(LANES, dtype=np.bool_)
+    nkeep = keep_off[p + 1] - keep_off[p]
+    keep_index = keep_index_all[node_off[p]:node_off[p] + n]
+    roll_p = roll_p_all[roll_off[p]:roll_off[p] + nkeep * nf].reshape(nkeep, nf)
+    rho = np.zeros((modes * n, LANES))
+    omega = np.empty((modes, nf, LANES))
+    first = False
+    for lane in range(LANES):  # a lane that knows its last policy evaluates it first
+        sweeping[lane] = active[lane] and known[lane]
+        first = first or sweeping[lane]
+    if first:
+        for m in range(modes):
+            for s in range(nf):
+                if acting[m, s]:
+                    for lane in range(LANES):
+                        if sweeping[lane] and chosen[m, s, lane] < 0:
+                            val[m, s, lane] = stop_pay[m, s, lane]
+        _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv, n,
+                  acting, chosen, sweeping, sweeps, relax, tol, protects, bonus_p_all, mn,
+                  bonus, roll_p, keep_index, rho, omega)
     r = 0
     while r < max_rounds:
         r += 1
@@ -237,44 +336,11 @@ def solve_group(p, u, val, w, chosen, bonus, bonus_out, active, rounds, residual
                 else:
                     more = True
             sweeping[lane] = active[lane]
-            step[lane] = relax
-            before[lane] = 1e300
         if not more:
             break
-        for _ in range(sweeps):
-            _walk_all(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv)
-            for lane in range(LANES):
-                moved[lane] = 0.0
-            for m in range(modes):
-                for s in range(nf):
-                    if not acting[m, s]:
-                        continue
-                    for lane in range(LANES):
-                        a = chosen[m, s, lane]
-                        if not sweeping[lane] or a < 0:
-                            continue
-                        nx = a // n
-                        node = a - nx * n
-                        q = w[nx, node, lane]
-                        if protects:
-                            q += bonus_p_all[mn + nx * n + node] * bonus[node, lane]
-                        d = q - val[m, s, lane]
-                        if abs(d) > moved[lane]:
-                            moved[lane] = abs(d)
-                        val[m, s, lane] += step[lane] * d
-            going = False
-            for lane in range(LANES):
-                if not sweeping[lane]:
-                    continue
-                if moved[lane] <= 0.1 * tol:
-                    sweeping[lane] = False
-                    continue
-                if moved[lane] > before[lane]:  # not contracting: plain sweeps from here on
-                    step[lane] = 1.0
-                before[lane] = moved[lane]
-                going = True
-            if not going:
-                break
+        _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv, n,
+                  acting, chosen, sweeping, sweeps, relax, tol, protects, bonus_p_all, mn,
+                  bonus, roll_p, keep_index, rho, omega)
     return r
 
 
@@ -327,16 +393,20 @@ def _digest(chosen, mask, acts, protect, bonus_out, walk, lane, push_tol):
 
 
 @njit(cache=True, parallel=True)
-def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, tol, sweeps,
+def solve_groups(group_problem, group_lanes, lane_slot, start_slot, pay, store, policy,
+                 value_off, tol,
+                 sweeps,
                  max_rounds, relax, want_dist, reuse, push_tol, start_out, rounds_out,
                  residual_out, dist, hashes, reached, acts_all, acts_off, act_index,
-                 keep_off, keep_nodes, keep_index, roll_p, roll_off,
+                 keep_off, keep_nodes, keep_index, roll_p, roll_off, roll_ptr, roll_idx,
+                 roll_val,
                  n_nodes, below, n_full, n_modes, node_off, mn_off, f_off, mf_off, child_all,
                  dead_all, walk_all, walk_off_all, live_all, acting_all, stop_all, end_all,
                  bonus_p_all, protect_all, has_protect, base_out, r_off, r_mode, r_next,
                  allowed_all, allowed_off, smap_all, smap_off, touch_all, touch_off, edge_src,
                  edge_dst, edge_off, locked_all, first_prob, first_ptr, first_idx, first_p):
-    """Every group: load its lanes' warm starts, solve, store, start values, and (``want_dist``)
+    """Every group: load its lanes' warm starts (from ``start_slot``), solve, store (in
+    ``lane_slot``), start values, and (``want_dist``)
     outcome distributions, reused where a lane's policy hash says nothing changed."""
     for g in prange(group_problem.shape[0]):
         p = group_problem[g]
@@ -347,17 +417,25 @@ def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, t
         u = np.zeros((LANES, pay.shape[1]))
         val = np.zeros((modes, nf, LANES))
         active = np.zeros(LANES, dtype=np.bool_)
+        known = np.zeros(LANES, dtype=np.bool_)
+        chosen = np.full((modes, nf, LANES), -1, dtype=np.int64)
+        off = value_off[p]
         for lane in range(LANES):
             if lanes[lane] < 0:
                 continue
             u[lane] = pay[lanes[lane]]
-            row = store[lane_slot[lanes[lane]]]
-            off = value_off[p]
+            row = store[start_slot[lanes[lane]]]
             for m in range(modes):
                 for s in range(nf):
                     val[m, s, lane] = row[off + m * nf + s]
             active[lane] = max_rounds > 0
-        chosen = np.full((modes, nf, LANES), -1, dtype=np.int64)
+            if max_rounds > 0:
+                actions = policy[start_slot[lanes[lane]]]
+                known[lane] = actions[off] != UNKNOWN
+                if known[lane]:
+                    for m in range(modes):
+                        for s in range(nf):
+                            chosen[m, s, lane] = actions[off + m * nf + s]
         w = np.zeros((modes, n, LANES))
         bonus = np.zeros((n, LANES))
         bonus_out = np.zeros((n, LANES), dtype=np.int64)
@@ -367,13 +445,13 @@ def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, t
         live = live_all[mf:mf + modes * nf].reshape(modes, nf)
         acting = acting_all[mf:mf + modes * nf].reshape(modes, nf)
         if max_rounds > 0:
-            solve_group(p, u, val, w, chosen, bonus, bonus_out, active, rounds, residual, tol,
-                        sweeps, max_rounds, relax, n_nodes, below, n_full, n_modes, node_off,
+            solve_group(p, u, val, w, chosen, known, bonus, bonus_out, active, rounds, residual,
+                        tol, sweeps, max_rounds, relax, n_nodes, below, n_full, n_modes, node_off,
                         mn_off, f_off, mf_off, child_all, dead_all, walk_all, walk_off_all,
                         live_all, acting_all, stop_all, end_all, bonus_p_all, protect_all,
                         has_protect, base_out, r_off, r_mode, r_next, allowed_all,
                         allowed_off, smap_all, smap_off, touch_all, touch_off, edge_src, edge_dst,
-                        edge_off)
+                        edge_off, keep_off, keep_index, roll_p, roll_off)
         for lane in range(LANES):
             row_id = lanes[lane]
             if row_id < 0:
@@ -382,10 +460,11 @@ def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, t
             residual_out[row_id] = residual[lane]
             if max_rounds > 0:
                 row = store[lane_slot[row_id]]
-                off = value_off[p]
+                actions = policy[lane_slot[row_id]]
                 for m in range(modes):
                     for s in range(nf):
                         row[off + m * nf + s] = val[m, s, lane]
+                        actions[off + m * nf + s] = chosen[m, s, lane]
             total = 0.0
             for s in range(nf):
                 lo, hi = first_ptr[f_off[p] + s], first_ptr[f_off[p] + s + 1]
@@ -427,7 +506,8 @@ def solve_groups(group_problem, group_lanes, lane_slot, pay, store, value_off, t
                           push_tol, n_nodes, n_full, n_modes, node_off, mn_off, f_off, mf_off,
                           live_all, act_index, stop_all, end_all, bonus_p_all, has_protect,
                           first_prob, first_ptr, first_idx, first_p, keep_off, keep_nodes,
-                          keep_index, roll_p, roll_off, locked_all)
+                          keep_index, roll_p, roll_off, roll_ptr, roll_idx, roll_val,
+                          locked_all)
         for lane in range(LANES):
             if flags[lane]:
                 row_id = lanes[lane]

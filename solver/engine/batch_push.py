@@ -13,8 +13,11 @@ chance that its roll lands on a state keeping it again). One pass in that order 
 mass; the values it is sorted by come from the solve's last walk, and whatever a slightly
 different order sends back to a node already rolled waits for another pass.
 
-Each node's roll is one dense row of probabilities over the full states, so a node costs one
-vectorised multiply-add over them, whatever its number of outcomes.
+Each node's roll is a sparse row of probabilities over the full states (a node keeping many
+dice lands on few: 24 to 28 of 233 to 483 for the median node of eight dice), and the lane's
+policy is copied out of its group's interleaved columns once, so the states a roll reaches are
+read contiguously. Measured on 35,200 lanes: 23 µs a push with dense rows read across the
+group's columns, 9.4 µs now.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from numba import njit
 def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nodes, n_full,
               n_modes, node_off, mn_off, f_off, mf_off, live_all, act_index, stop_all, end_all,
               bonus_p_all, has_protect, first_prob, first_ptr, first_idx, first_p, keep_off,
-              keep_nodes, keep_index_all, roll_p_all, roll_off, locked_all) -> None:
+              keep_nodes, keep_index_all, roll_p_all, roll_off, roll_ptr, roll_idx,
+              roll_val, locked_all) -> None:
     """Add to ``dist[row]`` the probability of ending in each outcome under lane ``lane``'s
     chosen actions (``chosen``: ``(modes * F, LANES)`` codes ``next_mode * N + node``, -1 to
     stop) and set in ``reached[row]`` the bit of every acting state some mass reaches, until
@@ -42,11 +46,14 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
     roll_p = roll_p_all[roll_off[p]:roll_off[p] + nkeep * nf].reshape(nkeep, nf)
     protects = has_protect[p]
     states = modes * nf
+    mine = np.empty(states, dtype=np.int64)  # the lane's policy, contiguous (for SIMD)
+    for flat in range(states):
+        mine[flat] = chosen[flat, lane]
     # the nodes this lane keeps, and the states keeping each (a bucket per node)
     slot = np.full(modes * nkeep, -1, dtype=np.int64)
     size = np.zeros(modes * nkeep, dtype=np.int64)
     for flat in range(states):
-        a = chosen[flat, lane]
+        a = mine[flat]
         if act_index[mf + flat] >= 0 and a >= 0:
             nx = a // n
             size[nx * nkeep + keep_index[a - nx * n]] += 1
@@ -67,7 +74,7 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
     fill = start[:used].copy()
     rho = np.zeros(used)
     for flat in range(states):
-        a = chosen[flat, lane]
+        a = mine[flat]
         if act_index[mf + flat] < 0 or a < 0:
             continue
         nx = a // n
@@ -106,9 +113,11 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
             code = nx * n + keep_nodes[k0 + ki]
             probs = roll_p[ki]
             landing = arrived[nx * nf:(nx + 1) * nf]
-            policy = chosen[nx * nf:(nx + 1) * nf, lane]
-            for s in range(nf):  # what lands where this node is kept again is in the series
-                landing[s] += 0.0 if policy[s] == code else total * probs[s]
+            policy = mine[nx * nf:(nx + 1) * nf]
+            for k in range(roll_ptr[k0 + ki], roll_ptr[k0 + ki + 1]):
+                s = roll_idx[k]  # what lands where this node is kept again is in the series
+                if policy[s] != code:
+                    landing[s] += total * roll_val[k]
             for k in range(start[u], start[u + 1]):
                 flat = members[k]
                 if flat // nf == nx and probs[flat - nx * nf] > 0.0:
@@ -136,7 +145,7 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
         j = act_index[mf + flat]
         if j >= 0:
             reached[row, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
-        if j < 0 or chosen[flat, lane] < 0:
+        if j < 0 or mine[flat] < 0:
             dist[row, stop_all[mf + flat]] += mass
 
 

@@ -167,10 +167,11 @@ class GameSolver:
 
     def _lanes(self, pay_rows: np.ndarray, slots: np.ndarray, store, tol: float,
                max_rounds: int = 100_000, distribution: bool = False, memo=None,
-               push_tol: float = LAST_PUSH):
+               push_tol: float = LAST_PUSH, start: np.ndarray | None = None):
         """Every card's turn for each state (one payoff row each; a twin card is read off its
         twin, see ``solved_cards``): the states' values before the card and, if asked, each
-        outcome's probability under the turns' optimal policies, to ``push_tol`` (``memo``:
+        outcome's probability under the turns' optimal policies, to ``push_tol`` (``start``:
+        warm-start each state's turns from these states' instead of its own; ``memo``:
         per slot and solved card, the last distributions and their policies' hashes, reused
         where the policy has not changed and updated in place)."""
         deck = self.deck
@@ -185,7 +186,7 @@ class GameSolver:
         out = solve_lanes(
             deck.packed, problem, np.repeat(slots, cards), np.repeat(pay_rows, cards, axis=0),
             store, tol=tol, max_rounds=max_rounds, distribution=distribution, known=known,
-            push_tol=push_tol)
+            push_tol=push_tol, start_slot=None if start is None else np.repeat(start, cards))
         if memo is not None:
             memo[0][slots] = out[3].reshape(len(slots), cards, -1)
             memo[1][slots] = out[4].reshape(len(slots), cards)
@@ -300,11 +301,10 @@ class GameSolver:
                              (a_all + 1) * span + b_all)
         applied = np.zeros(span * span)
         for level, rows in enumerate(self.levels if cold else self.blocks):
-            if cold and level > 0:
-                store[rows] = store[neighbour[rows]]
             pay_rows = self.pay_rows(phase, rows)
             g, dist = self._lanes(pay_rows, rows, store, tol, distribution=memo is not None,
-                                  memo=memo, push_tol=push_tol)
+                                  memo=memo, push_tol=push_tol,
+                                  start=neighbour[rows] if cold and level > 0 else None)
             applied[rows] = g
             if memo is not None:
                 self.dist[rows] = dist
