@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from solver.engine.batch_push import push_lane
+from solver.engine.batch_push import comes_back, push_lane
 
 LANES = 16
 NEG = -1.0e300
@@ -115,7 +115,7 @@ def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, i
               chosen, sweeping, sweeps, relax, tol, protects, bonus_p_all, mn, bonus, roll_p,
               keep_index, rho, omega):
     """Up to ``sweeps`` fixed-policy sweeps of the ``sweeping`` lanes (their ``chosen``
-    actions); a lane stops when no value moves by more than ``tol / 10``.
+    actions); a lane stops when no value moves by more than ``SETTLED * tol``.
 
     A sweep is a Jacobi step, and a fixed policy's only cycles are a kept node rolled into
     states that keep it again (see :mod:`solver.engine.batch_push`): with ``rho`` the chance
@@ -131,8 +131,8 @@ def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, i
                 continue
             for lane in range(LANES):
                 a = chosen[m, s, lane]
-                if sweeping[lane] and a >= 0 and a // n == m:
-                    rho[a, lane] += roll_p[keep_index[a - m * n], s]
+                if sweeping[lane] and a >= 0:
+                    rho[a, lane] += comes_back(a, m, s, n, roll_p, keep_index)
     for m in range(modes):  # each state's step factor, and rho zeroed again
         for s in range(nf):
             if not acting[m, s]:

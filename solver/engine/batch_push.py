@@ -26,6 +26,14 @@ import numpy as np
 from numba import njit
 
 
+@njit(cache=True, inline="always")
+def comes_back(a, m, s, n, roll_p, keep_index):
+    """The chance that rolling the node kept by action ``a`` (``next_mode * N + node``) lands
+    on state ``(m, s)``, 0 outside the mode it rolls into: summed over the states that take
+    ``a`` again, the chance of a fixed policy's only kind of cycle (see the module docstring)."""
+    return roll_p[keep_index[a - m * n], s] if a // n == m else 0.0
+
+
 @njit(cache=True)
 def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nodes, n_full,
               n_modes, node_off, mn_off, f_off, mf_off, live_all, act_index, stop_all, end_all,
@@ -82,8 +90,7 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
         u = slot[nx * nkeep + ki]
         members[fill[u]] = flat
         fill[u] += 1
-        if flat // nf == nx:  # rolling this node can land here again
-            rho[u] += roll_p[ki, flat - nx * nf]
+        rho[u] += comes_back(a, flat // nf, flat % nf, n, roll_p, keep_index)
     order = _order(key_of, nkeep, w, lane, keep_nodes[k0:k0 + nkeep],
                    locked_all[node_off[p]:node_off[p] + n])
     arrived = np.zeros(states)
