@@ -113,7 +113,7 @@ def _walk_all(w, val, end_pay, live, child, walk, walk_off, modes, below, n_full
 @njit(cache=True)
 def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv, n, acting,
               chosen, sweeping, sweeps, relax, tol, protects, bonus_p_all, mn, bonus, roll_p,
-              keep_index, rho, omega):
+              keep_index, rho, at, read, add, step, mask):
     """Up to ``sweeps`` fixed-policy sweeps of the ``sweeping`` lanes (their ``chosen``
     actions); a lane stops when no value moves by more than ``SETTLED * tol``.
 
@@ -124,7 +124,14 @@ def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, i
     the self-loop is summed at once. What is left is the order in which the nodes feed each
     other, a few sweeps deep. A lane whose sweeps stop contracting goes back to plain steps.
     ``relax`` over-relaxes on top. ``rho`` ``(modes * N, LANES)`` comes in zeroed and leaves
-    zeroed (a full reset per call would cost as much as a sweep); ``omega`` is work space."""
+    zeroed (a full reset per call would cost as much as a sweep).
+
+    The policy is fixed for the call, so each acting state's step is laid out once per lane
+    (work arrays ``at``, ``read``, ``add``, ``step``, ``mask``, one row per acting state):
+    where in the walk its value is read (``chosen * LANES + lane`` in the flat work array),
+    the protect bonus added to it, its step factor, and whether it moves (1.0) or not (0.0,
+    a stopping state or a lane not sweeping). A sweep's update is then the same few
+    operations on every lane, which the compiler vectorises (gathers included)."""
     for m in range(modes):
         for s in range(nf):
             if not acting[m, s]:
@@ -133,54 +140,61 @@ def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, i
                 a = chosen[m, s, lane]
                 if sweeping[lane] and a >= 0:
                     rho[a, lane] += comes_back(a, m, s, n, roll_p, keep_index)
-    for m in range(modes):  # each state's step factor, and rho zeroed again
+    k = 0
+    for m in range(modes):  # each state's step, and rho zeroed again
         for s in range(nf):
             if not acting[m, s]:
                 continue
+            at[k] = m * nf + s
             for lane in range(LANES):
                 a = chosen[m, s, lane]
-                omega[m, s, lane] = relax
                 if sweeping[lane] and a >= 0:
+                    read[k, lane] = a * LANES + lane
+                    node = a - (a // n) * n
+                    add[k, lane] = bonus_p_all[mn + a] * bonus[node, lane] if protects else 0.0
+                    step[k, lane] = relax
                     if rho[a, lane] < RHO_MAX:
-                        omega[m, s, lane] = relax / (1.0 - rho[a, lane])
+                        step[k, lane] = relax / (1.0 - rho[a, lane])
+                    mask[k, lane] = 1.0
+                else:
+                    read[k, lane] = lane
+                    add[k, lane] = 0.0
+                    step[k, lane] = 0.0
+                    mask[k, lane] = 0.0
+            k += 1
+    states = k
     for m in range(modes):
         for s in range(nf):
             for lane in range(LANES):
                 if chosen[m, s, lane] >= 0:
                     rho[chosen[m, s, lane], lane] = 0.0
+    flat_w = w.reshape(-1)
+    flat_val = val.reshape(modes * nf, LANES)
     moved = np.zeros(LANES)
     before = np.full(LANES, 1e300)
-    plain = np.zeros(LANES, dtype=np.bool_)
     for _ in range(sweeps):
         _walk_all(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv)
         for lane in range(LANES):
             moved[lane] = 0.0
-        for m in range(modes):
-            for s in range(nf):
-                if not acting[m, s]:
-                    continue
-                for lane in range(LANES):
-                    a = chosen[m, s, lane]
-                    if not sweeping[lane] or a < 0:
-                        continue
-                    nx = a // n
-                    node = a - nx * n
-                    q = w[nx, node, lane]
-                    if protects:
-                        q += bonus_p_all[mn + nx * n + node] * bonus[node, lane]
-                    d = q - val[m, s, lane]
-                    if abs(d) > moved[lane]:
-                        moved[lane] = abs(d)
-                    val[m, s, lane] += d if plain[lane] else omega[m, s, lane] * d
+        for k in range(states):
+            row, rd, ad, st, mk = flat_val[at[k]], read[k], add[k], step[k], mask[k]
+            for lane in range(LANES):
+                d = flat_w[rd[lane]] + ad[lane] - row[lane]
+                moved[lane] = max(moved[lane], abs(d) * mk[lane])
+                row[lane] += st[lane] * d
         going = False
         for lane in range(LANES):
             if not sweeping[lane]:
                 continue
             if moved[lane] <= SETTLED * tol:
                 sweeping[lane] = False
+                for k in range(states):
+                    step[k, lane] = 0.0
+                    mask[k, lane] = 0.0
                 continue
             if moved[lane] > before[lane]:  # not contracting: plain sweeps from here on
-                plain[lane] = True
+                for k in range(states):
+                    step[k, lane] = mask[k, lane]
             before[lane] = moved[lane]
             going = True
         if not going:
@@ -258,7 +272,11 @@ def solve_group(p, u, val, w, chosen, known, bonus, bonus_out, active, rounds, r
     keep_index = keep_index_all[node_off[p]:node_off[p] + n]
     roll_p = roll_p_all[roll_off[p]:roll_off[p] + nkeep * nf].reshape(nkeep, nf)
     rho = np.zeros((modes * n, LANES))
-    omega = np.empty((modes, nf, LANES))
+    at = np.empty(modes * nf, dtype=np.int64)  # _evaluate's work space
+    read = np.empty((modes * nf, LANES), dtype=np.int64)
+    add = np.empty((modes * nf, LANES))
+    step = np.empty((modes * nf, LANES))
+    mask = np.empty((modes * nf, LANES))
     first = False
     for lane in range(LANES):  # a lane that knows its last policy evaluates it first
         sweeping[lane] = active[lane] and known[lane]
@@ -272,7 +290,7 @@ def solve_group(p, u, val, w, chosen, known, bonus, bonus_out, active, rounds, r
                             val[m, s, lane] = stop_pay[m, s, lane]
         _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv, n,
                   acting, chosen, sweeping, sweeps, relax, tol, protects, bonus_p_all, mn,
-                  bonus, roll_p, keep_index, rho, omega)
+                  bonus, roll_p, keep_index, rho, at, read, add, step, mask)
     r = 0
     while r < max_rounds:
         r += 1
@@ -340,7 +358,7 @@ def solve_group(p, u, val, w, chosen, known, bonus, bonus_out, active, rounds, r
             break
         _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, inv, n,
                   acting, chosen, sweeping, sweeps, relax, tol, protects, bonus_p_all, mn,
-                  bonus, roll_p, keep_index, rho, omega)
+                  bonus, roll_p, keep_index, rho, at, read, add, step, mask)
     return r
 
 
