@@ -72,22 +72,33 @@ def _best_keeps(best, arg, q, allowed, nodes, src, dst):
     """``best[node]``: the largest ``q`` over the allowed nodes below ``node`` along the rule's
     free faces (ties to the larger keep, then the first met); ``arg``: where it is. ``nodes``:
     every node the walk touches; ``src -> dst``: its edges (one per distinct child along a free
-    face, alive children only), sources in ascending order."""
+    face, alive children only), sources in ascending order.
+
+    The choice of ``arg`` is written as arithmetic (``arg += take * (other - arg)``, exact on
+    integers) rather than as a conditional: the compiler keeps a conditional on integers as a
+    branch per lane, but vectorises the arithmetic (measured: 20 instead of 54 us for the
+    2,520 edges of a sea battle, 16 lanes)."""
+    lanes = best.shape[1]
     for i in range(nodes.shape[0]):
         node = nodes[i]
-        keep = allowed[node]
         row, q_row, arg_row = best[node], q[node], arg[node]
-        for lane in range(LANES):
-            row[lane] = q_row[lane] if keep else NEG
-            arg_row[lane] = node if keep else -1
+        if allowed[node]:
+            for lane in range(lanes):
+                row[lane] = q_row[lane]
+                arg_row[lane] = node
+        else:
+            for lane in range(lanes):
+                row[lane] = NEG
+                arg_row[lane] = -1
     for e in range(src.shape[0]):
         from_row, from_arg = best[src[e]], arg[src[e]]
         to_row, to_arg = best[dst[e]], arg[dst[e]]
-        for lane in range(LANES):
+        for lane in range(lanes):
             d = to_row[lane]
-            take = from_row[lane] > d + TIE * (1.0 + abs(d))
-            to_row[lane] = from_row[lane] if take else d
-            to_arg[lane] = from_arg[lane] if take else to_arg[lane]
+            f = from_row[lane]
+            take = f > d + TIE * (1.0 + abs(d))
+            to_row[lane] = f if take else d
+            to_arg[lane] += np.int32(take) * (from_arg[lane] - to_arg[lane])
 
 
 @njit(cache=True)
