@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solver.engine import solve
-from solver.engine.batch import solve_lanes
+from solver.engine.batch import LANES, _groups, solve_lanes
 from solver.sabords.rules import load_rules
 from solver.sabords.turn_lanes import deck_turns
 
@@ -159,3 +159,27 @@ def test_twins_are_the_problems_equal_up_to_a_face_swap(deck):
                         np.tile(pay, (2, 1)), deck.packed.storage(2), tol=1e-14,
                         distribution=True)
     assert np.max(np.abs(lanes[3][0] - lanes[3][1])) < 1e-13
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_groups_hold_every_lane_once_one_problem_each_interleaved(seed):
+    """Lanes go in groups of LANES of one problem, in order, the last group of a problem
+    padded with -1; the k-th groups of all problems come before the (k+1)-th."""
+    rng = np.random.default_rng(seed)
+    problems = int(rng.integers(1, 12))
+    problem = rng.integers(0, problems, int(rng.integers(0, 300)))
+    group_problem, group_lanes = _groups(problem, problems)
+    assert group_lanes.shape == (len(group_problem), LANES)
+    held = group_lanes[group_lanes >= 0]
+    assert sorted(held) == list(range(len(problem)))
+    seen = {p: 0 for p in range(problems)}
+    expected_order = []
+    for g, p in enumerate(group_problem):
+        lanes = group_lanes[g][group_lanes[g] >= 0]
+        assert len(lanes) > 0 and np.all(problem[lanes] == p)
+        mine = np.flatnonzero(problem == p)
+        assert list(lanes) == list(mine[seen[p] * LANES:(seen[p] + 1) * LANES])
+        assert np.all(group_lanes[g][len(lanes):] == -1)
+        expected_order.append((seen[p], p))
+        seen[p] += 1
+    assert expected_order == sorted(expected_order)

@@ -405,19 +405,18 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
 
 def _groups(problem: np.ndarray, problems: int) -> tuple[np.ndarray, np.ndarray]:
     """Lanes in groups of :data:`LANES` of one problem each (``-1`` pads the last group of a
-    problem), the groups of the problems interleaved so that parallel chunks get a mix."""
-    chunks = []
-    for p in range(problems):
-        lanes = np.flatnonzero(problem == p)
-        for k, i in enumerate(range(0, len(lanes), LANES)):
-            part = np.full(LANES, -1, dtype=np.int64)
-            part[:len(lanes[i:i + LANES])] = lanes[i:i + LANES]
-            chunks.append((k, p, part))
-    chunks.sort(key=lambda c: (c[0], c[1]))
-    group_problem = np.array([c[1] for c in chunks], dtype=np.int64)
-    group_lanes = (np.array([c[2] for c in chunks], dtype=np.int64) if chunks
-                   else np.zeros((0, LANES), dtype=np.int64))
-    return group_problem, group_lanes
+    problem), the groups of the problems interleaved so that parallel chunks get a mix: the
+    ``k``-th groups of every problem come before the ``k + 1``-th."""
+    order = np.argsort(problem, kind="stable")  # each problem's lanes, in order
+    counts = np.bincount(problem, minlength=problems)
+    first = np.r_[0, np.cumsum(counts)]
+    per_problem = -(-counts // LANES)
+    k, group_problem = np.nonzero(np.arange(per_problem.max(initial=0))[:, None]
+                                  < per_problem[None, :])
+    at = first[group_problem][:, None] + k[:, None] * LANES + np.arange(LANES)[None, :]
+    inside = at < first[group_problem + 1][:, None]
+    group_lanes = np.where(inside, order[np.minimum(at, max(len(order) - 1, 0))], -1)
+    return group_problem.astype(np.int64), group_lanes.astype(np.int64)
 
 
 def reach_words(packed: Packed) -> int:
