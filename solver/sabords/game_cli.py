@@ -49,7 +49,7 @@ def game(me, opponent, sudden_death, target, card, variants, no_cache, as_json) 
     same when both players maximise each turn's points instead, and how much more often an
     optimal player beats a points-maximiser than 1/2 (both seats averaged). With --me and
     --opponent: my chance from that position (before my card, or with --card after it).
-    The first solve of a target and reading takes about a minute (55 to 67 s at 6000 on
+    The first solve of a target and reading takes under a minute (48 to 54 s at 6000 on
     two cores) and is then cached; `make solve` caches the default game at 5000, 6000 and 8000.
 
     \b

@@ -31,9 +31,9 @@ from solver.util import PROOFS_DIR
 from solver.web.builds import Builds
 
 # a reference measurement: the whole game's cold solve at target 6000, keeping scores from
-# -9500 (155 hundreds per player), took 55 to 67 s on 2 cores (`make bench`, a fresh process);
+# -9500 (155 hundreds per player), took 48 to 54 s on 2 cores (`make bench`, a fresh process);
 # the time grows with the pairs kept
-GAME_SECONDS_AT_6000 = 65.0
+GAME_SECONDS_AT_6000 = 55.0
 GAME_SPAN_AT_6000 = 155
 ARMADA_SECONDS = 20.0  # one Gold Armada whole-game table, cold, compilation included
 
