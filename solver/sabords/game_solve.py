@@ -13,27 +13,28 @@ Gauss-Seidel sweeps (dot products, no turn solved), only as precisely as the nex
 show: a thousandth of the larger of the residual squared and the turns' precision over 200 (at
 6000, a step's residual is 0.002 to 0.005 times the last step's turn precision where that
 dominates; 239 sweeps in all instead of 354 when every evaluation went to ``tol / 10``).
-Starting from the points-play values, five Newton steps reach a residual below 1e-14 (residuals
-about 1e-1, 1e-3, 1e-5, 1e-9, 2e-15); a step that does not shrink the residual is replaced by
-the plain value-iteration step ``T V`` (safeguard). Early steps are inexact Newton steps: their
-turns are solved only as precisely as the residual they are to reach needs: the smaller of a
-thousandth of the last residual and a hundredth of its square (with the square alone, sudden
-death at 6000 needed a sixth step, its fifth residual 1.8e-13; with a hundredth of it, five
-steps end at 1.9e-15, and the normal phase at 1.7e-15 instead of 6.8e-15, 1.7 s less in all;
-the table within 1.6e-14 of the one solved before). The first step (residual about 1e-1) solves
-its turns to 1e-3 and pushes its outcome distributions until less than 1e-4 of the mass is in
-play: measured at target 3000, that is 30 % cheaper than 1e-4 and 1e-6 and leaves the second
-step's residual at 1.35e-3 instead of 1.31e-3. Every later step pushes to 1e-16, so that a row
-can be kept from one step to the next while its policy holds (a looser push on later steps
-would be pushed again on the last ones, which costs more than it saves). A solve that starts
-from another reading's solved table (the report's readings) starts near the solution: its first
-step solves its turns to 1e-6 and pushes to 1e-16 (:data:`WARM_INNER`). Measured on
-`endgame-new-final-round` at 6000 from the default table (with the earlier, per-action turn
-kernel; the ratio is what matters): residuals 2.2e-3, 1.1e-5, 5.4e-9, 1.6e-14 in 707 s, where
-the loose first step left its error in the second (2.2e-3, 2.0e-4, 1.4e-6, 2.9e-9, 8.3e-15 in
-995 s). The first step takes the levels in order and evaluates each level as soon as its turns
-are solved, so the levels below choose against new values. Late steps change few policies where
-it matters, and the engine then keeps a turn's outcome distribution instead of pushing it again
+Starting from the points-play values, five Newton steps reach the tolerance, a residual below
+1e-13 (at 6000: about 1e-1, 1e-3, 1e-5, 1e-9, 2e-15; at 8000 sudden death takes six); a step
+that does not shrink the residual is replaced by the plain value-iteration step ``T V``
+(safeguard). Early steps are inexact Newton steps: their turns are solved only as precisely as
+the residual they are to reach needs: the smaller of a thousandth of the last residual and a
+hundredth of its square (with the square alone, sudden death at 6000 needed a sixth step, its
+fifth residual 1.8e-13 above the tolerance; with a hundredth of it, five steps end at 1.9e-15,
+and the normal phase at 1.7e-15 instead of 6.8e-15, 1.7 s less in all; the table within 1.6e-14
+of the one solved before). The first step (residual about 1e-1) solves its turns to 1e-3 and
+pushes its outcome distributions until less than 1e-4 of the mass is in play: measured at
+target 3000, that is 30 % cheaper than 1e-4 and 1e-6 and leaves the second step's residual at
+1.35e-3 instead of 1.31e-3. Every later step pushes to 1e-16, so that a row can be kept from
+one step to the next while its policy holds (a looser push on later steps would be pushed again
+on the last ones, which costs more than it saves). A solve that starts from another reading's
+solved table (the report's readings) starts near the solution: its first step solves its turns
+to 1e-6 and pushes to 1e-16 (:data:`WARM_INNER`). Measured on `endgame-new-final-round` at 6000
+from the default table (with the earlier, per-action turn kernel; the ratio is what matters):
+residuals 2.2e-3, 1.1e-5, 5.4e-9, 1.6e-14 in 707 s, where the loose first step left its error
+in the second (2.2e-3, 2.0e-4, 1.4e-6, 2.9e-9, 8.3e-15 in 995 s). The first step takes the
+levels in order and evaluates each level as soon as its turns are solved, so the levels below
+choose against new values. Late steps change few policies where it matters, and the engine then
+keeps a turn's outcome distribution instead of pushing it again
 (:func:`~solver.engine.batch.solve_lanes`).
 
 **Sweeps in decreasing total score, pairs solved together.** Most turns raise the mover's
