@@ -142,7 +142,7 @@ def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, i
     where in the walk its value is read (``chosen * LANES + lane`` in the flat work array),
     the protect bonus added to it, its step factor, and whether it moves (1.0) or not (0.0,
     a stopping state or a lane not sweeping). A sweep's update is then the same few
-    operations on every lane, which the compiler vectorises (gathers included)."""
+    operations on every lane, without a branch or a division."""
     for m in range(modes):
         for s in range(nf):
             if not acting[m, s]:
@@ -152,7 +152,7 @@ def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, i
                 if sweeping[lane] and a >= 0:
                     rho[a, lane] += comes_back(a, m, s, n, roll_p, keep_index)
     k = 0
-    for m in range(modes):  # each state's step, and rho zeroed again
+    for m in range(modes):  # each acting state's step
         for s in range(nf):
             if not acting[m, s]:
                 continue
@@ -174,7 +174,7 @@ def _evaluate(w, val, end_pay, live, child, walk_all, walk_off, modes, bf, nf, i
                     mask[k, lane] = 0.0
             k += 1
     states = k
-    for m in range(modes):
+    for m in range(modes):  # rho zeroed again, once every state has read it
         for s in range(nf):
             for lane in range(LANES):
                 if chosen[m, s, lane] >= 0:
@@ -422,21 +422,18 @@ def _digest(chosen, mask, acts, protect, bonus_out, walk, lane, push_tol):
 
 
 @njit(cache=True, parallel=True)
-def solve_groups(group_problem, group_lanes, lane_slot, start_slot, pay, store, policy,
-                 value_off, tol,
-                 sweeps,
-                 max_rounds, relax, want_dist, reuse, push_tol, start_out, rounds_out,
-                 residual_out, dist, hashes, reached, acts_all, acts_off, act_index,
-                 keep_off, keep_nodes, keep_index, roll_p, roll_off, roll_ptr, roll_idx,
-                 roll_val,
-                 n_nodes, below, n_full, n_modes, node_off, mn_off, f_off, mf_off, child_all,
-                 dead_all, walk_all, walk_off_all, live_all, acting_all, stop_all, end_all,
-                 bonus_p_all, protect_all, has_protect, base_out, r_off, r_mode, r_next,
-                 allowed_all, allowed_off, smap_all, smap_off, touch_all, touch_off, edge_src,
-                 edge_dst, edge_off, locked_all, first_prob, first_ptr, first_idx, first_p):
+def solve_groups(group_problem, group_lanes, lane_slot, start_slot, pay, store, policy, value_off,
+                 tol, sweeps, max_rounds, relax, want_dist, reuse, push_tol, start_out, rounds_out,
+                 residual_out, dist, hashes, reached, acts_all, acts_off, act_index, keep_off,
+                 keep_nodes, keep_index, roll_p, roll_off, roll_ptr, roll_idx, roll_val, n_nodes,
+                 below, n_full, n_modes, node_off, mn_off, f_off, mf_off, child_all, dead_all,
+                 walk_all, walk_off_all, live_all, acting_all, stop_all, end_all, bonus_p_all,
+                 protect_all, has_protect, base_out, r_off, r_mode, r_next, allowed_all,
+                 allowed_off, smap_all, smap_off, touch_all, touch_off, edge_src, edge_dst,
+                 edge_off, locked_all, first_prob, first_ptr, first_idx, first_p):
     """Every group: load its lanes' warm starts (from ``start_slot``), solve, store (in
-    ``lane_slot``), start values, and (``want_dist``)
-    outcome distributions, reused where a lane's policy hash says nothing changed."""
+    ``lane_slot``), start values, and (``want_dist``) outcome distributions, reused where a
+    lane's policy hash says nothing changed."""
     for g in prange(group_problem.shape[0]):
         p = group_problem[g]
         lanes = group_lanes[g]

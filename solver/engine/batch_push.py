@@ -118,7 +118,6 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
             total = new / (1.0 - rho[u])
             nx, ki = key_of[u] // nkeep, key_of[u] % nkeep
             code = nx * n + keep_nodes[k0 + ki]
-            probs = roll_p[ki]
             landing = arrived[nx * nf:(nx + 1) * nf]
             policy = mine[nx * nf:(nx + 1) * nf]
             for k in range(roll_ptr[k0 + ki], roll_ptr[k0 + ki + 1]):
@@ -127,7 +126,7 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
                     landing[s] += total * roll_val[k]
             for k in range(start[u], start[u + 1]):
                 flat = members[k]
-                if flat // nf == nx and probs[flat - nx * nf] > 0.0:
+                if comes_back(code, flat // nf, flat % nf, n, roll_p, keep_index) > 0.0:
                     j = act_index[mf + flat]
                     reached[row, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
             if protects:

@@ -271,9 +271,9 @@ class GameSolver:
             if residual <= tol and inner <= tol / 10:
                 break
             # the next residual: Newton squares this one, and turns solved to `inner` leave
-            # about inner / 200 of their own (measured, see the module docstring)
+            # about inner / 200 of their own (measured, see the module docstring); the next
+            # turns are asked for a little more precision than the square
             coming = max(residual * residual, inner / 200)
-            # Newton roughly squares the residual: ask the turns for a little more precision
             inner = max(min(inner, residual / 1000, residual * residual / 100), tol / 10)
             if len(residuals) > 1 and residual > 0.5 * residuals[-2]:
                 table[:] = applied.reshape(span, span)  # safeguard: a value-iteration step
