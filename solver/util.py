@@ -105,8 +105,20 @@ def lookup_name(text: str, names: dict[str, str], what: str, known: list[str]) -
     ``known``."""
     found = names.get(normalise_name(text))
     if found is None:
-        raise InputError(f"unknown {what} {text!r}; known: {', '.join(known)}")
+        raise InputError(f"unknown {what} {text!r}; known: {known_names(names, known)}")
     return found
+
+
+def known_names(names: dict[str, str], known: Iterable[str] = ()) -> str:
+    """Every accepted spelling, grouped under its canonical name (``captain (kapitaen,
+    pirate), ...``), so an unknown-name error lists the English, French and German names."""
+    others: dict[str, list[str]] = {name: [] for name in known}
+    for spelling, name in names.items():
+        group = others.setdefault(name, [])
+        if spelling != normalise_name(name) and spelling not in group:
+            group.append(spelling)
+    return ", ".join(f"{name} ({', '.join(words)})" if words else name
+                     for name, words in others.items())
 
 
 def variant_descriptions(variants: dict[str, dict]) -> dict[str, str]:

@@ -27,9 +27,22 @@ def test_card_names(spelling, card):
     assert load_rules().card(spelling).name == card
 
 
-def test_unknown_card_lists_the_known_ones():
-    with pytest.raises(InputError, match="unknown card 'Kaptain'; known: none, treasure-island"):
+def test_unknown_card_lists_the_known_ones_in_three_languages():
+    with pytest.raises(InputError) as err:
         load_rules().card("Kaptain")
+    text = str(err.value)
+    assert text.startswith("unknown card 'Kaptain'; known: none (no-card, keine, ")
+    assert "\n" not in text
+    for group in ("captain (kapitaen, kapitan, pirate)", "sorceress (zauberin, waechterin, ",
+                  "skulls-2 (skull-2, totenkopf-2, totenkoepfe-2, tete-de-mort-2)", "truce ("):
+        assert group in text
+
+
+def test_unknown_die_lists_the_face_words_in_three_languages():
+    with pytest.raises(InputError, match=r"monkey \(monkeys, affe, affen, singe, singes\)"):
+        parse_dice("CC QQ DMPSXX", load_rules())
+    with pytest.raises(InputError, match=r"barrel \(barrels, fass, faesser, tonneau, tonneaux\)"):
+        default_game().parse_dice("BBOPQ")
 
 
 @pytest.mark.parametrize("text", [
@@ -51,7 +64,8 @@ def test_sabords_dice_errors_say_what_is_wrong(text, message):
 
 
 @pytest.mark.parametrize("text", ["BBOPA", "bb opa", "barrel,barrels,bottle,parrot,anchor",
-                                  "Fass Fass Flasche Papagei Anker"])
+                                  "Fass Fass Flasche Papagei Anker",
+                                  "tonneau tonneaux bouteille perroquet ancre"])
 def test_armada_dice_spellings(text):
     game = default_game()
     assert game.dice_text(game.parse_dice(text)) == "BBOPA"

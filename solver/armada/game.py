@@ -17,22 +17,22 @@ from solver.armada.board import Board, Pier, load_board
 from solver.armada.rules import Rules, load_rules
 from solver.engine.horizon import Horizon
 from solver.engine.multiset import DiceSpace
-from solver.util import InputError, normalise_name
+from solver.util import InputError, known_names, normalise_name
 
 VERSION = 1  # bump when a solve's meaning changes (cache keys)
 # How the next state's value enters an option's value, per objective (see wholegame.py).
 OBJECTIVES = {"turn": 0.0, "solo": 1.0, "duel": -1.0}
 
 
-# German names of the shipped board's symbols (Gold Armada is a German game; the board itself
-# is a reconstruction, so these are plain German words for its symbols).
+# German and French names of the shipped board's symbols (the rulebook names the barrel,
+# Fässer and tonneaux; the board itself is a reconstruction, so the others are plain words).
 SYMBOL_ALIASES = {
-    "barrel": ("fass", "faesser", "fässer"),
-    "bottle": ("flasche", "flaschen", "flaschenpost"),
-    "parrot": ("papagei", "papageien"),
-    "anchor": ("anker",),
-    "cannon": ("kanone", "kanonen"),
-    "map": ("karte", "karten", "schatzkarte", "schatzkarten"),
+    "barrel": ("fass", "faesser", "fässer", "tonneau", "tonneaux"),
+    "bottle": ("flasche", "flaschen", "flaschenpost", "bouteille", "bouteilles"),
+    "parrot": ("papagei", "papageien", "perroquet", "perroquets"),
+    "anchor": ("anker", "ancre", "ancres"),
+    "cannon": ("kanone", "kanonen", "canon", "canons"),
+    "map": ("karte", "karten", "schatzkarte", "schatzkarten", "carte", "cartes"),
 }
 
 
@@ -226,8 +226,9 @@ class Game:
                                                             strict=True))
                 what = f"letter {bad[0]!r} in {token!r}" if len(tokens) == 1 else \
                     f"word {token!r}"
+                names = {w: self.board.symbols[i] for w, i in words.items()}
                 raise InputError(f"unknown die face: {what}; write letters ({known}) or "
-                                 f"symbol words")
+                                 f"symbol words ({known_names(names)})")
             shown += list(token.upper())
         if len(shown) != count:
             raise InputError(f"expected {count} dice, got {len(shown)} in {text!r}")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from solver.sabords.names import face_name
+from solver.sabords.names import face_name, face_spellings
 from solver.sabords.rules import Rules
-from solver.util import InputError
+from solver.util import InputError, known_names
 
 
 def _letters_of(token: str, rules: Rules) -> list[str] | None:
@@ -34,8 +34,9 @@ def parse_dice(text: str, rules: Rules, count: int | None = None) -> tuple[int, 
             known = " ".join(f"{a}={b}" for a, b in zip(rules.letters, rules.faces, strict=True))
             bad = next((ch for ch in token.upper() if ch not in rules.letters), token)
             what = f"letter {bad!r} in {token!r}" if len(tokens) == 1 else f"word {token!r}"
+            words = known_names(face_spellings(list(rules.faces)), rules.faces)
             raise InputError(f"unknown die face: {what}; write letters ({known}) or face "
-                             f"words ({', '.join(rules.faces)})")
+                             f"words ({words})")
         letters += found
     counts = [0] * len(rules.faces)
     for letter in letters:

@@ -16,7 +16,7 @@ CARD_ALIASES: dict[str, tuple[str, ...]] = {
     "none": ("no-card", "keine", "keine-karte", "aucune"),
     "treasure-island": ("treasure", "schatzinsel", "ile-au-tresor"),
     "captain": ("kapitaen", "kapitan", "pirate"),
-    "sorceress": ("zauberin", "hexe", "gardienne", "sorciere"),
+    "sorceress": ("zauberin", "waechterin", "hexe", "gardienne", "sorciere"),
     "gold": ("gold-coin", "coin", "goldmuenze", "muenze", "piece-d-or"),
     "diamond": ("diamant",),
     "monkey-business": ("affen-und-papageien", "affenbande", "animaux"),
@@ -31,7 +31,7 @@ CARD_ALIASES: dict[str, tuple[str, ...]] = {
 
 FACE_ALIASES: dict[str, tuple[str, ...]] = {
     "coin": ("coins", "gold", "muenze", "muenzen", "goldmuenze", "goldmuenzen", "piece",
-             "pieces"),
+             "pieces", "piece-d-or", "pieces-d-or"),
     "diamond": ("diamonds", "diamant", "diamanten", "diamants"),
     "monkey": ("monkeys", "affe", "affen", "singe", "singes"),
     "parrot": ("parrots", "papagei", "papageien", "perroquet", "perroquets"),
@@ -54,6 +54,11 @@ def card_name(text: str, known: list[str]) -> str:
     return lookup_name(text, _spellings(known, CARD_ALIASES), "card", known)
 
 
+def face_spellings(known: list[str]) -> dict[str, str]:
+    """Normalised word -> die face, for every face word accepted (English, German, French)."""
+    return _spellings(known, FACE_ALIASES)
+
+
 def face_name(text: str, known: list[str]) -> str | None:
     """The die face ``text`` names (English, German or French word, any case), or None."""
-    return _spellings(known, FACE_ALIASES).get(normalise_name(text))
+    return face_spellings(known).get(normalise_name(text))
