@@ -185,29 +185,15 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
       treasure dragon route --hunter red --hand volcano,flight,swap-any,forest,desert,water
     """
     from solver.dragon.cards import parse_hand
-    from solver.dragon.route import RouteQuery
+    from solver.dragon.route import RouteQuery, route_document, solve_route
 
     island, pos = _load(board_file, position_file)
     colour = _colour(island, hunter)
     q = RouteQuery(pos, colour, parse_hand(hand, island.model), goal, _variants(variants))
-    if method == "search":
-        from solver.dragon.route_search import search_route
-
-        result = search_route(q)
-    else:
-        from solver.dragon.router.model import NotSolved
-        from solver.dragon.router.rounds import cp_route
-
-        try:
-            with StatusLine() as status:
-                result = cp_route(q, work_limit=work_limit, progress=status)
-        except NotSolved:
-            raise InputError(f"no route found within --work-limit {work_limit:g}; "
-                             "raise it") from None
-    out = result.to_json()
-    out.update(hunter=colour, goal=q.goal, start=island.names[pos.hunters[colour].at])
+    with StatusLine() as status:
+        result = solve_route(q, method, work_limit, status)
     if as_json:
-        click.echo(dumps_json(out), nl=False)
+        click.echo(dumps_json(route_document(q, result)), nl=False)
         return
     click.echo(_route_text(island, q, result))
 

@@ -188,22 +188,39 @@ def load_position(path: str | Path | None, island: Island) -> Position:
         raise InputError(f"position file {path}: {err}") from None
 
 
-def position_toml(pos: Position) -> str:
-    """A position file's text (round-trips through position_from_data)."""
+def position_data(pos: Position) -> dict:
+    """A position as the parsed data of its file (``position_from_data`` reads it back): each
+    hunter as a table (``at``, and ``with`` or ``guarding`` when set), a place ``boat`` for its
+    own boat, every field's tile."""
     isl = pos.island
-    lines = [f"treasure = {pos.treasure or 0}"]
-    lines.append("dragons = [" + ", ".join(f'"{isl.names[d]}"' for d in sorted(pos.dragons)) + "]")
-    lines += ["", "[hunters]"]
+    hunters: dict[str, dict] = {}
     for colour in sorted(pos.hunters):
         h = pos.hunters[colour]
-        place = "boat" if h.at == isl.boat_node.get(colour) else isl.names[h.at]
+        spec: dict = {"at": "boat" if h.at == isl.boat_node.get(colour) else isl.names[h.at]}
         if h.partner:
-            lines.append(f'{colour} = {{ at = "{place}", with = "{h.partner}" }}')
+            spec["with"] = h.partner
         elif h.guarding:
-            lines.append(f'{colour} = {{ at = "{place}", guarding = true }}')
+            spec["guarding"] = True
+        hunters[colour] = spec
+    return {"treasure": pos.treasure or 0,
+            "dragons": [isl.names[d] for d in sorted(pos.dragons)],
+            "hunters": hunters,
+            "tiles": {isl.names[v]: pos.tiles[v] for v in isl.fields}}
+
+
+def position_toml(pos: Position) -> str:
+    """A position file's text (round-trips through position_from_data)."""
+    data = position_data(pos)
+    lines = [f"treasure = {data['treasure']}"]
+    lines.append("dragons = [" + ", ".join(f'"{d}"' for d in data["dragons"]) + "]")
+    lines += ["", "[hunters]"]
+    for colour, spec in data["hunters"].items():
+        if "with" in spec:
+            lines.append(f'{colour} = {{ at = "{spec["at"]}", with = "{spec["with"]}" }}')
+        elif spec.get("guarding"):
+            lines.append(f'{colour} = {{ at = "{spec["at"]}", guarding = true }}')
         else:
-            lines.append(f'{colour} = "{place}"')
+            lines.append(f'{colour} = "{spec["at"]}"')
     lines += ["", "[tiles]"]
-    for v in isl.fields:
-        lines.append(f'"{isl.names[v]}" = "{pos.tiles[v]}"')
+    lines += [f'"{name}" = "{terrain}"' for name, terrain in data["tiles"].items()]
     return "\n".join(lines) + "\n"

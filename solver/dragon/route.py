@@ -86,3 +86,31 @@ class RouteResult:
             "plan": plan_json(self.plan),
             "optimal": self.optimal,
         }
+
+
+def solve_route(q: RouteQuery, method: str = "cp-sat", work_limit: float = WORK_LIMIT,
+                progress=None) -> RouteResult:
+    """The route by CP-SAT (``cp-sat``) or the exhaustive check (``search``); a one-line
+    InputError when CP-SAT finds no route within the work limit."""
+    if method == "search":
+        from solver.dragon.route_search import search_route
+
+        return search_route(q)
+    from solver.dragon.router.model import NotSolved
+    from solver.dragon.router.rounds import cp_route
+
+    try:
+        return cp_route(q, work_limit=work_limit, progress=progress)
+    except NotSolved:
+        raise InputError(f"no route found within --work-limit {work_limit:g}; "
+                         "raise it") from None
+
+
+def route_document(q: RouteQuery, result: RouteResult) -> dict:
+    """``treasure dragon route --json`` (and the API's answer): the result, the mover, its goal
+    and the field it starts from."""
+    out = result.to_json()
+    pos = q.position
+    out.update(hunter=q.hunter, goal=q.goal,
+               start=pos.island.names[pos.hunters[q.hunter].at])
+    return out

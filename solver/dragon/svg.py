@@ -4,6 +4,11 @@ Fields are coloured by the tile on them; boats are drawn off the coast in their 
 with arrows to their two landing fields; hunters are pawns with their initials, dragons dark
 diamonds, the treasure gold. A planned route is drawn over the board: steps as arrows, flights
 as dashed arcs, swaps as dotted double arrows, every card play numbered.
+
+With ``labels`` (the table companion's board) every field, boat and the treasure field carry
+``data-field="<name>"`` and every route element ``data-step="<n>"`` (its move, from 1), so a
+page can tell which field was tapped and show the route move by move; the CLI's picture has
+no such labels.
 """
 
 from __future__ import annotations
@@ -40,8 +45,9 @@ def _hex_points(cx: float, cy: float, r: float) -> str:
 class Canvas:
     """Pixel positions for an island and the SVG elements drawn so far."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, labels: bool = False) -> None:
         self.pos, self.isl = pos, pos.island
+        self.labels = labels
         xs, ys = zip(*(geo.pixel(h, SIZE) for h in self.isl.hexes), strict=True)
         self.margin = SIZE * 1.6
         self.ox = -min(xs) + self.margin
@@ -57,11 +63,15 @@ class Canvas:
     def add(self, element: str) -> None:
         self.items.append(element)
 
+    def label(self, key: str, value: object) -> str:
+        """`` data-KEY="VALUE"`` for a labelled board, else nothing."""
+        return f' data-{key}="{_escape(str(value))}"' if self.labels else ""
+
     def text(self, x: float, y: float, s: str, size: float = 11, fill: str = INK,
-             anchor: str = "middle", weight: str = "normal") -> None:
+             anchor: str = "middle", weight: str = "normal", attrs: str = "") -> None:
         self.add(f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" fill="{fill}" '
                  f'text-anchor="{anchor}" font-weight="{weight}" '
-                 f'font-family="Helvetica, Arial, sans-serif">{_escape(s)}</text>')
+                 f'font-family="Helvetica, Arial, sans-serif"{attrs}>{_escape(s)}</text>')
 
     def svg(self) -> str:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(self.width)}" '
@@ -79,9 +89,11 @@ def _escape(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def draw_board(pos: Position, route: dict | None = None, title: str | None = None) -> str:
-    """The island in ``pos`` as SVG; ``route`` is a route's JSON (with ``hunter`` and ``plan``)."""
-    c = Canvas(pos)
+def draw_board(pos: Position, route: dict | None = None, title: str | None = None,
+               labels: bool = False) -> str:
+    """The island in ``pos`` as SVG; ``route`` is a route's JSON (with ``hunter`` and ``plan``);
+    ``labels``: name the fields and number the route's elements (see the module's docstring)."""
+    c = Canvas(pos, labels)
     isl, model = c.isl, c.isl.model
     c.add(f'<rect x="0" y="0" width="{_f(c.width)}" height="{_f(c.height)}" fill="{SEA}"/>')
     c.text(16, 26, title or "Die Dracheninsel", size=16, anchor="start", weight="bold")
@@ -93,14 +105,15 @@ def draw_board(pos: Position, route: dict | None = None, title: str | None = Non
         x, y = c.xy(v)
         terrain = pos.tiles[v]
         c.add(f'<polygon points="{_hex_points(x, y, SIZE - 1)}" fill="{model.fill[terrain]}" '
-              f'stroke="#ffffff" stroke-width="2"/>')
+              f'stroke="#ffffff" stroke-width="2"{c.label("field", isl.names[v])}'
+              f'{c.label("terrain", terrain)}/>')
         if v in fronts:  # a landing field: never a dragon here
             c.add(f'<polygon points="{_hex_points(x, y, SIZE - 6)}" fill="none" '
                   'stroke="#ffffff" stroke-width="1.5" stroke-dasharray="3,3"/>')
         c.text(x, y + SIZE * 0.62, isl.names[v], size=7, fill="#ffffff")
     tx, ty = c.xy(isl.treasure)
     c.add(f'<polygon points="{_hex_points(tx, ty, SIZE - 1)}" fill="#f7d774" '
-          'stroke="#b8860b" stroke-width="2"/>')
+          f'stroke="#b8860b" stroke-width="2"{c.label("field", isl.names[isl.treasure])}/>')
     if pos.treasure is not None:
         c.add(f'<circle cx="{_f(tx)}" cy="{_f(ty - 8)}" r="9" fill="#ffcc33" '
               'stroke="#b8860b" stroke-width="1.5"/>')
@@ -127,7 +140,7 @@ def _boat(c: Canvas, colour: str) -> None:
     fill = HUNTER_FILL.get(colour, "#888888")
     c.add(f'<g transform="translate({_f(x)},{_f(y)}) rotate({_f(angle)})">'
           f'<path d="M-22,-6 L22,-6 L15,9 L-15,9 Z" fill="{fill}" stroke="{INK}" '
-          'stroke-width="1.5"/></g>')
+          f'stroke-width="1.5"{c.label("field", isl.names[v])}/></g>')
     for f in isl.adj[v]:
         fx, fy = c.xy(f)
         sx, sy = x + (fx - x) * 0.35, y + (fy - y) * 0.35
@@ -177,7 +190,9 @@ def _route(c: Canvas, route: dict) -> None:
     if at is None:
         return
     n = 0
-    for move in (Move.from_json(entry, "route") for entry in route.get("plan", [])):
+    for step, entry in enumerate(route.get("plan", []), 1):
+        move = Move.from_json(entry, "route")
+        mark = c.label("step", step)
         action = move.action
         cards = move.cards()
         if action == "swap":
@@ -185,7 +200,7 @@ def _route(c: Canvas, route: dict) -> None:
             (ax, ay), (bx, by) = c.xy(a), c.xy(b)
             c.add(f'<line x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}" '
                   f'stroke="{ROUTE}" stroke-width="2.5" stroke-dasharray="2,4" '
-                  'marker-start="url(#arrow)" marker-end="url(#arrow)"/>')
+                  f'marker-start="url(#arrow)" marker-end="url(#arrow)"{mark}/>')
         target = isl.node(move.to)
         if action in ("step", "flight") or (action == "fright" and target != at):
             (x1, y1), (x2, y2) = c.xy(at), c.xy(target)
@@ -194,18 +209,18 @@ def _route(c: Canvas, route: dict) -> None:
                 nx, ny = -(y2 - y1) * 0.35, (x2 - x1) * 0.35
                 curve = f"M{_f(x1)},{_f(y1)} Q{_f(mx + nx)},{_f(my + ny)} {_f(x2)},{_f(y2)}"
                 c.add(f'<path d="{curve}" fill="none" stroke="{ROUTE}" stroke-width="3" '
-                      'stroke-dasharray="7,4" marker-end="url(#arrow)"/>')
+                      f'stroke-dasharray="7,4" marker-end="url(#arrow)"{mark}/>')
             else:
                 dash = ' stroke-dasharray="1,5"' if action == "fright" else ""
                 c.add(f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" '
-                      f'stroke="{ROUTE}" stroke-width="3.5"{dash} marker-end="url(#arrow)"/>')
+                      f'stroke="{ROUTE}" stroke-width="3.5"{dash} marker-end="url(#arrow)"{mark}/>')
             at = target
         if cards:
             n += len(cards)
             x, y = c.xy(at)
             c.add(f'<circle cx="{_f(x - 13)}" cy="{_f(y + 12)}" r="8" fill="#ffffff" '
-                  f'stroke="{ROUTE}" stroke-width="1.5"/>')
-            c.text(x - 13, y + 15.5, str(n), size=9, fill=ROUTE, weight="bold")
+                  f'stroke="{ROUTE}" stroke-width="1.5"{mark}/>')
+            c.text(x - 13, y + 15.5, str(n), size=9, fill=ROUTE, weight="bold", attrs=mark)
 
 
 def _legend(c: Canvas) -> None:

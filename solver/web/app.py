@@ -45,6 +45,9 @@ def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
     app = FastAPI(title="treasure-solver table companion", version=_version(),
                   docs_url=None, redoc_url=None)  # their pages load scripts from the web
     errors.install(app)
+    from solver.web.dragon import router as dragon_api  # /api/dragon/...: the island's page
+
+    app.include_router(dragon_api)
     builds = Builds()
     game_tables = GameTables(builds, proofs_dir)
     app.state.builds, app.state.game_tables = builds, game_tables
