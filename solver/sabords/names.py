@@ -13,8 +13,8 @@ from __future__ import annotations
 from solver.util import lookup_name, normalise_name
 
 CARD_ALIASES: dict[str, tuple[str, ...]] = {
-    "none": ("no-card", "keine", "keine-karte", "aucune"),
-    "treasure-island": ("treasure", "schatzinsel", "ile-au-tresor"),
+    "none": ("no-card", "keine", "keine-karte", "aucune", "aucune-carte"),
+    "treasure-island": ("treasure", "schatzinsel", "ile-au-tresor", "l-ile-au-tresor"),
     "captain": ("kapitaen", "kapitan", "pirate"),
     "sorceress": ("zauberin", "waechterin", "hexe", "gardienne", "sorciere"),
     "gold": ("gold-coin", "coin", "goldmuenze", "muenze", "piece-d-or"),

@@ -49,7 +49,10 @@ def armada_options() -> dict:
     game = Game.load(None, ())
     board = game.board
     piers = [{"index": i, "name": pier.name, "kind": pier.kind, "values": list(pier.values),
-              "requirements": [board.requirement(i, level) for level in range(pier.doubloons)]}
+              "requirements": [board.requirement(i, level) for level in range(pier.doubloons)],
+              "needs": [{"count": pier.need[level], "symbols": [] if len(allowed) == len(
+                  board.symbols) else [board.symbols[k] for k in allowed]}
+                  for level, allowed in enumerate(pier.allowed)]}
              for i, pier in enumerate(board.piers)]
     return {
         "faces": [{"letter": letter, "name": name}

@@ -1,6 +1,7 @@
 // Gold Armada page: the board, five dice, the rolls left -> what to keep, which pier to take.
-import { $, advise, el, loadSettings, markDice, options, percent, post, saveSettings,
-  settingsToggle, showAllButton, status, variantBoxes } from "./common.js";
+import { $, advise, el, english, loadSettings, markDice, named, number, onLanguage, options,
+  percent, post, saveSettings, settingsToggle, showAllButton, startLanguage, status, t, translate,
+  variantBoxes } from "./common.js";
 import { Dice } from "./dice.js";
 
 const SETTINGS_KEY = "treasure.armada.settings";
@@ -8,10 +9,26 @@ const SHOWN_OPTIONS = 8;
 const settings = loadSettings(SETTINGS_KEY, { objective: "solo", variants: [] });
 const state = {
   piers: [], taken: [], skulls: 0, maxSkulls: 6, rolls: 3, rollsLeft: 2, showAll: false,
-  shown: null,
+  shown: null, objectives: [],
 };
 let dice = null;
 const boardState = () => `${state.taken.join("")}/${state.skulls}`;
+const pierName = (name) => named("armada", "piers", name);
+const symbolName = (name) => named("armada", "faces", name);
+const KINDS = { 3: "three-of-a-kind", 4: "four-of-a-kind", 5: "five-of-a-kind" };
+
+/** What a pier's doubloon at level needs, in the page's language ("2 × Tonneau"). */
+function need(pier, level) {
+  const { count, symbols } = pier.needs[level];
+  if (pier.kind === "count") {
+    return t("armada.need.count", { n: count, symbol: symbolName(symbols[0]) });
+  }
+  const kind = pier.kind === "full-house" ? "full-house" : KINDS[count];
+  return t("armada.need.kind", {
+    kind: kind ? pierName(kind) : `${count}`,
+    symbols: symbols.length ? symbols.map(symbolName).join("/") : t("armada.need.any"),
+  });
+}
 
 /* ---------- inputs ---------- */
 
@@ -28,15 +45,15 @@ function drawPiers() {
   $("#piers").replaceChildren(...state.piers.map((pier, i) => {
     const taken = state.taken[i];
     const next = taken < pier.values.length
-      ? `next: ${pier.requirements?.[taken] ?? ""}` : "all taken";
+      ? t("armada.pier.next", { need: need(pier, taken) }) : t("armada.pier.done");
     return el("button", {
       type: "button", class: "pier", "data-pier": pier.name, "data-taken": taken,
-      "aria-label": `${pier.name}: ${taken} taken`,
+      "aria-label": t("armada.pier.label", { pier: pierName(pier.name), n: taken }),
       onclick: () => {
         state.taken[i] = (state.taken[i] + 1) % (pier.values.length + 1);
         drawPiers(); changed();
       },
-    }, el("span", { class: "name" }, el("b", {}, pier.name), el("br"),
+    }, el("span", { class: "name" }, el("b", {}, pierName(pier.name)), el("br"),
       el("span", { class: "hint" }, next)),
     el("span", { class: "doubloons" }, pier.values.map((value, level) =>
       el("span", { class: `doubloon ${level < taken ? "taken" : ""}` }, value))));
@@ -48,25 +65,34 @@ function drawSkulls() {
   const values = Array.from({ length: state.maxSkulls + 1 }, (_, k) => k);
   segments("#skulls", values, () => state.skulls,
     (k) => { state.skulls = k; $("#board-state").textContent = boardState(); changed(); },
-    (k) => `${k} skulls taken`);
+    (k) => t("armada.skulls.label", { n: k }));
 }
 
 function drawRolls() {
   const values = Array.from({ length: state.rolls }, (_, k) => state.rolls - 1 - k);
   segments("#rolls", values, () => state.rollsLeft, (k) => { state.rollsLeft = k; changed(); },
-    (k) => `${k} rolls left`);
+    (k) => t("armada.rolls.label", { n: k }));
 }
+
+/** An objective's meaning in the page's language (the server's English if unknown here). */
+const meaning = (objective) => {
+  const text = t(`armada.meaning.${objective.name}`);
+  return text === `armada.meaning.${objective.name}` ? objective.meaning : text;
+};
 
 function drawSettings(armada) {
   $("#objective").replaceChildren(...armada.objectives.map((o) =>
-    el("option", { value: o.name, selected: o.name === settings.objective }, o.name)));
+    el("option", { value: o.name, selected: o.name === settings.objective },
+      t(`armada.objective.${o.name}`))));
   const explain = () => {
-    $("#objective-meaning").textContent =
-      armada.objectives.find((o) => o.name === $("#objective").value)?.meaning ?? "";
+    const objective = armada.objectives.find((o) => o.name === $("#objective").value);
+    $("#objective-meaning").textContent = objective ? meaning(objective) : "";
   };
   const keep = () => { saveSettings(SETTINGS_KEY, settings); changed(); };
   explain();
-  $("#objective").onchange = () => { settings.objective = $("#objective").value; explain(); keep(); };
+  $("#objective").onchange = () => {
+    settings.objective = $("#objective").value; explain(); keep();
+  };
   variantBoxes(armada.variants, settings, keep);
 }
 
@@ -94,12 +120,14 @@ function ask() {
 
 /* ---------- the advice ---------- */
 
-const value = (x) => x.toFixed(3);
+const value = (x) => number(x, 3);
 
 function drawAdvice(answer) {
   state.shown = answer;
   const parts = answer.rolls_left === 0 ? takeAdvice(answer) : keepAdvice(answer);
-  parts.push(el("p", { class: "hint", id: "meaning" }, `Values: ${answer.meaning}.`));
+  const objective = state.objectives.find((o) => o.name === answer.objective);
+  parts.push(el("p", { class: "hint", id: "meaning" },
+    t("armada.values", { meaning: objective ? meaning(objective) : answer.meaning })));
   $("#advice").replaceChildren(...parts.filter(Boolean));
 }
 
@@ -107,14 +135,15 @@ function keepAdvice(answer) {
   const best = answer.best;
   return [
     el("p", { id: "verdict", class: "verdict reroll", "data-keep": best.keep,
-              "data-reroll": best.reroll }, best.reroll ? "KEEP " : "KEEP ALL",
-    best.reroll ? el("span", { class: "hint" }, "and roll the marked dice") : null),
+              "data-reroll": best.reroll }, best.reroll ? t("armada.keep") : t("armada.keep-all"),
+    best.reroll ? el("span", { class: "hint" }, t("armada.roll-marked")) : null),
     dice.marked(markDice(dice.letters, { reroll: best.reroll })),
     el("p", { id: "best-value", class: "value", "data-value": best.value },
-      `value ${value(best.value)}`),
-    el("h3", {}, "Likeliest outcomes this turn"),
+      t("armada.value", { v: value(best.value) })),
+    el("h3", {}, t("armada.likeliest")),
     bars(best.reach),
-    optionsTable(answer, ["Keep", "Roll", "Value"], (o) => [
+    optionsTable(answer, [t("armada.col.keep"), t("armada.col.roll"), t("armada.col.value")],
+      (o) => [
       o.keep ? dice.mini(o.keep) : "—", o.reroll ? dice.mini(o.reroll) : "—", value(o.value)],
     (o) => o.keep === best.keep),
   ];
@@ -123,14 +152,18 @@ function keepAdvice(answer) {
 function takeAdvice(answer) {
   const best = answer.best;
   const target = answer.targets?.find((t) => t.pier === best.take);
-  const what = best.take === "skull" ? "a skull" : `the ${best.take} doubloon`;
+  const what = best.take === "skull" ? t("armada.take.skull")
+    : t("armada.take.pier", { pier: pierName(best.take) });
+  const pier = state.piers.find((p) => p.name === best.take);
   return [
-    el("p", { id: "verdict", class: "verdict take", "data-take": best.take }, `TAKE ${what}`),
-    target && best.take !== "skull"
-      ? el("p", {}, `worth ${target.doubloon} (${target.requirement})`) : null,
+    el("p", { id: "verdict", class: "verdict take", "data-take": best.take },
+      t("armada.take", { what })),
+    target && pier ? el("p", {}, t("armada.worth", { v: number(target.doubloon),
+      need: need(pier, state.taken[state.piers.indexOf(pier)]) })) : null,
     el("p", { id: "best-value", class: "value", "data-value": best.value },
-      `value ${value(best.value)}`),
-    optionsTable(answer, ["Take", "Value"], (o) => [el("b", {}, o.take), value(o.value)],
+      t("armada.value", { v: value(best.value) })),
+    optionsTable(answer, [t("armada.col.take"), t("armada.col.value")],
+      (o) => [el("b", {}, pierName(o.take)), value(o.value)],
       (o) => o.take === best.take),
   ];
 }
@@ -139,7 +172,7 @@ function takeAdvice(answer) {
 function bars(reach) {
   const rows = Object.entries(reach || {}).sort((a, b) => b[1] - a[1]).slice(0, 6);
   return el("ul", { id: "reach", class: "bars" }, rows.map(([name, p]) =>
-    el("li", { "data-outcome": name, "data-p": p }, el("span", {}, name),
+    el("li", { "data-outcome": name, "data-p": p }, el("span", {}, pierName(name)),
       el("span", { class: "bar", style: `width: ${(100 * p).toFixed(1)}%` }),
       el("span", { class: "num" }, percent(p)))));
 }
@@ -167,24 +200,35 @@ async function start() {
     drawPiers(); drawSkulls(); changed();
   };
   try {
+    await startLanguage();
     const armada = (await options()).armada;
     Object.assign(state, {
       piers: armada.piers, taken: armada.piers.map(() => 0), maxSkulls: armada.skulls ?? 6,
       rolls: armada.rolls ?? 3,
     });
     state.rollsLeft = state.rolls - 1;
+    state.objectives = armada.objectives;
     if (armada.board_warning) {
+      // the shipped board's warning in the page's language; another board's own words
+      if (armada.board_warning === english("armada.reconstruction")) {
+        $("#board-warning").dataset.i18n = "armada.reconstruction";
+      }
       $("#board-warning").textContent = armada.board_warning;
       $("#board-warning").hidden = false;
     }
-    dice = new Dice(armada.faces, armada.dice ?? 5, () => changed());
+    dice = new Dice(armada.faces, armada.dice ?? 5, () => changed(), "armada");
     drawRolls();
     drawPiers();
     drawSkulls();
     drawSettings(armada);
+    translate();
+    onLanguage(() => {
+      drawRolls(); drawPiers(); drawSkulls(); drawSettings(armada); dice.draw();
+      if (state.shown && $("#verdict")) drawAdvice(state.shown); else changed();
+    });
     document.body.dataset.ready = "true";
   } catch (error) {
-    status.error(`cannot reach the solver: ${error.message}`);
+    status.error(t("status.unreachable", { error: error.message }));
   }
 }
 

@@ -1,7 +1,118 @@
-// Shared by the two pages: talking to the API, the working indicator, saved settings.
+// Shared by the pages: the language, talking to the API, the working indicator, saved
+// settings.
 
 const $ = (selector, root = document) => root.querySelector(selector);
 export { $ };
+
+/* ---------- languages ---------- */
+
+/**
+ * The pages speak English, French and German. Strings are data: i18n/<language>.json (page
+ * words, by key; English is the fallback) and i18n/names.json (cards, faces and piers as
+ * printed, written from solver/web/i18n.py). A page calls `await startLanguage()` once, then
+ * uses t(key, params) and named(game, kind, name) in what it draws, and data-i18n="key" (text)
+ * or data-i18n-attr="attribute:key ..." in its HTML; onLanguage(redraw) redraws the rest when
+ * the switch in the header changes the language (remembered in localStorage).
+ */
+export const LANGUAGES = ["en", "fr", "de"];
+const LANGUAGE_KEY = "treasure.language";
+const i18n = { lang: "en", strings: {}, fallback: {}, names: {}, redraws: [] };
+
+/** The remembered language, else the browser's first of ours, else English. */
+export function chooseLanguage() {
+  let saved = null;
+  try { saved = localStorage.getItem(LANGUAGE_KEY); } catch { /* private browsing */ }
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+async function getJson(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
+  return response.json();
+}
+
+/** The language now shown ("en", "fr" or "de"). */
+export const language = () => i18n.lang;
+
+/** The page's words for key in the language, {name} replaced from params (English if the
+ * language lacks the key, the key itself if English does too). */
+export function t(key, params = {}) {
+  const text = i18n.strings[key] ?? i18n.fallback[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name])
+    : whole));
+}
+
+/** The English words for key (to recognise a text the server sent in English). */
+export const english = (key) => i18n.fallback[key] ?? key;
+
+/** A card, face or pier as printed in the language: named("sabords", "cards", "captain"). */
+export function named(game, kind, name) {
+  const names = i18n.names[game]?.[kind]?.[name];
+  return names?.[i18n.lang] ?? names?.en ?? name;
+}
+
+/** Set every data-i18n text and data-i18n-attr attribute under root. */
+export function translate(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of node.dataset.i18nAttr.trim().split(/\s+/)) {
+      const [attribute, key] = pair.split(":");
+      node.setAttribute(attribute, t(key));
+    }
+  }
+}
+
+/** Call redraw (the parts drawn from data) whenever the language changes. */
+export function onLanguage(redraw) { i18n.redraws.push(redraw); }
+
+/** Show the page in lang; remember it when the player chose it. */
+export async function setLanguage(lang, remember = false) {
+  if (!LANGUAGES.includes(lang)) lang = "en";
+  if (!i18n.fallback["language.name"]) {
+    [i18n.fallback, i18n.names] = await Promise.all([getJson("i18n/en.json"),
+      getJson("i18n/names.json")]);
+  }
+  i18n.strings = lang === "en" ? i18n.fallback : await getJson(`i18n/${lang}.json`);
+  i18n.lang = lang;
+  document.documentElement.lang = lang;
+  if (remember) {
+    try { localStorage.setItem(LANGUAGE_KEY, lang); } catch { /* this visit only */ }
+  }
+  translate();
+  const choice = $("#language");
+  if (choice) choice.value = lang;
+  for (const redraw of i18n.redraws) redraw();
+}
+
+/** The language switch (in the header) and the first translation of the page. */
+export async function startLanguage() {
+  const header = $("header");
+  if (header && !$("#language")) {
+    const choice = el("select", { id: "language", class: "language",
+                                  "data-i18n-attr": "aria-label:language.choose",
+                                  onchange: () => setLanguage(choice.value, true) });
+    header.append(choice);
+  }
+  await setLanguage(chooseLanguage());
+  const choice = $("#language");
+  if (choice) {
+    const names = await Promise.all(LANGUAGES.map(async (lang) => (lang === i18n.lang
+      ? t("language.name") : (await getJson(`i18n/${lang}.json`))["language.name"])));
+    choice.replaceChildren(...LANGUAGES.map((lang, i) =>
+      el("option", { value: lang, selected: lang === i18n.lang }, names[i])));
+  }
+}
+
+/** x with digits decimals, as the language writes numbers ("1,157.6", "1 157,6"). */
+export function number(x, digits = 0) {
+  return new Intl.NumberFormat(i18n.lang, { minimumFractionDigits: digits,
+                                            maximumFractionDigits: digits }).format(x);
+}
 
 /** Create an element: el("button", {class: "x", onclick: f}, child, ...). */
 export function el(tag, attrs = {}, ...children) {
@@ -122,11 +233,13 @@ export function saveSettings(key, settings) {
   }
 }
 
-/** Probability as a percentage with one decimal ("30.6%"). */
-export const percent = (p) => `${(100 * p).toFixed(1)}%`;
+/** Probability as a percentage with one decimal, as the language writes it ("30.6%",
+ * "30,6 %"). */
+export const percent = (p, digits = 1) => new Intl.NumberFormat(i18n.lang, {
+  style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p);
 
 /** P(win) with two decimals, enough to tell close options apart ("40.66%"). */
-export const winPercent = (p) => `${(100 * p).toFixed(2)}%`;
+export const winPercent = (p) => percent(p, 2);
 
 /** Dice letters -> a multiset {letter: count}. */
 export function countLetters(text) {
@@ -196,10 +309,10 @@ export async function advise(dice, query, draw) {
     runLatest(async () => {});
     status.clear();
     advice.replaceChildren(el("p", { class: "hint" },
-      `Tap ${dice.count - dice.letters.length} more dice.`));
+      t("dice.more", { n: dice.count - dice.letters.length })));
     return;
   }
-  status.working("working…");
+  status.working(t("status.working"));
   try {
     await runLatest(async (signal) => {
       const { answer, fields } = await query(signal);
@@ -219,5 +332,5 @@ const runLatest = latestOnly();
 export function showAllButton(total, shown, showingAll, toggle) {
   if (total <= shown) return null;
   return el("button", { type: "button", class: "small", id: "show-all", onclick: toggle },
-    showingAll ? "Show fewer" : `Show all ${total} options`);
+    showingAll ? t("options.fewer") : t("options.all", { n: total }));
 }

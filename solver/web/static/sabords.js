@@ -1,38 +1,46 @@
-// Mille Sabords page: a card, eight dice, optional scores -> what to hold.
-import { $, advise, el, loadSettings, markDice, options, percent, post, saveSettings,
-  settingsToggle, showAllButton, status, variantBoxes, winPercent } from "./common.js";
+// Mille Sabords page: a card, eight dice, optional scores -> what to hold; the turn's rolls
+// and the game's turns kept (turns.js).
+import { $, advise, el, loadSettings, markDice, named, number, onLanguage, options, percent,
+  post, saveSettings, settingsToggle, showAllButton, startLanguage, status, t, variantBoxes,
+  winPercent } from "./common.js";
 import { Dice } from "./dice.js";
 import { card as cardPicture, chest } from "./icons.js";
+import { Turns, download, sortedJson } from "./turns.js";
 
 const SETTINGS_KEY = "treasure.sabords.settings";
 const SHOWN_OPTIONS = 8;
 const settings = loadSettings(SETTINGS_KEY, { target: 6000, variants: [] });
-const state = { card: "none", showAll: false, shown: null };
+const game = new Turns("treasure.sabords.game");
+const state = { cards: [], sabords: null, showAll: false, shown: null };
 let dice = null;
+const cardName = (name) => named("sabords", "cards", name);
 
 /* ---------- inputs ---------- */
 
-function drawCards(cards) {
-  $("#cards").replaceChildren(...cards.map((c) => el("button", {
+function drawCards() {
+  $("#cards").replaceChildren(...state.cards.map((c) => el("button", {
     type: "button", class: "card", role: "radio", "data-card": c.name, title: c.title || false,
-    "aria-checked": String(c.name === state.card),
-    onclick: () => { state.card = c.name; drawCardChoice(); changed(); },
-  }, el("span", { class: "picture", html: cardPicture(c.name) }), el("span", {}, c.label))));
+    "aria-checked": String(c.name === game.current.card),
+    onclick: () => { game.update({ card: c.name }); drawCardChoice(); changed(); },
+  }, el("span", { class: "picture", html: cardPicture(c.name) }), el("span", {},
+    cardName(c.name)))));
 }
 
 function drawCardChoice() {
   for (const button of document.querySelectorAll("#cards .card")) {
-    button.setAttribute("aria-checked", String(button.dataset.card === state.card));
+    button.setAttribute("aria-checked", String(button.dataset.card === game.current.card));
   }
-  $("#sorceress-flag").hidden = state.card !== "sorceress";
-  $("#rerolled-flag").hidden = state.card !== "after-the-storm";
+  $("#sorceress-flag").hidden = game.current.card !== "sorceress";
+  $("#rerolled-flag").hidden = game.current.card !== "after-the-storm";
 }
 
-function drawSettings(sabords) {
+function drawSettings() {
+  const sabords = state.sabords;
   const targets = [...new Set([...sabords.targets, Number(settings.target)])]
     .sort((a, b) => a - b);
-  $("#target").replaceChildren(...targets.map((t) =>
-    el("option", { value: t, selected: t === Number(settings.target) }, t)));
+  $("#target").replaceChildren(...targets.map((target) =>
+    el("option", { value: target, selected: target === Number(settings.target) },
+      number(target))));
   const keep = () => { saveSettings(SETTINGS_KEY, settings); drawPhase(); changed(); };
   $("#target").onchange = () => { settings.target = Number($("#target").value); keep(); };
   variantBoxes(sabords.variants, settings, keep);
@@ -46,25 +54,116 @@ function scores() {
   return { me: Number(me), opponent: Number(opponent) };
 }
 
+/** The turn's scores (by player) from the boxes, kept with the turn. */
+function keepScores() {
+  const s = scores();
+  const player = game.current.player;
+  const byPlayer = s && [0, 1].map((i) => (i === player ? s.me : s.opponent));
+  game.update({ scores: byPlayer, sudden_death: $("#sudden-death").checked });
+}
+
+/** The boxes from the turn in play (me: the player to play). */
+function showScores() {
+  const { scores: byPlayer, player } = game.current;
+  $("#me").value = byPlayer ? byPlayer[player] : "";
+  $("#opponent").value = byPlayer ? byPlayer[1 - player] : "";
+  $("#sudden-death").checked = Boolean(game.current.sudden_death);
+}
+
 function drawPhase() {
   const s = scores();
-  let text = "Without both scores the values are expected points this turn.";
-  if (s && $("#sudden-death").checked) text = "Sudden death: first to reach the target wins.";
-  else if (s && s.opponent >= settings.target) text = "Opponent at the target: my last turn.";
-  else if (s) text = `Values are P(win), target ${settings.target}.`;
+  let text = t("sabords.phase.points");
+  if (s && $("#sudden-death").checked) text = t("sabords.phase.sudden");
+  else if (s && s.opponent >= settings.target) text = t("sabords.phase.last");
+  else if (s) text = t("sabords.phase.win", { target: number(settings.target) });
   $("#phase").textContent = text;
+}
+
+/* ---------- the turn and the game ---------- */
+
+function drawGame() {
+  const c = game.current;
+  $("#turn-line").textContent = t("game.turn", { turn: c.turn, player: c.player + 1 });
+  $("#roll-position").textContent = c.rolls.length === 0 ? t("game.no-roll")
+    : t("game.roll", { i: c.at + 1, n: c.rolls.length });
+  $("#roll-position").dataset.at = c.at;
+  $("#roll-position").dataset.rolls = c.rolls.join(" ");
+  $("#step-back").disabled = c.at < 0 || (c.at === 0 && dice?.text() === game.shown());
+  $("#step-forward").disabled = c.at + 1 >= c.rolls.length;
+  $("#turns").replaceChildren(...game.turns.map((turn) => el("li", {
+    "data-player": turn.player, "data-points": turn.points,
+  }, t("game.turn.row", { turn: turn.turn, player: turn.player, card: cardName(turn.card),
+                          points: number(turn.points),
+                          score: number(turn.scores_after[turn.player - 1]) }))));
+}
+
+/** The points the dice showing would bank (the points answer's stop), or "". */
+function bankable() {
+  const shown = state.shown;
+  if (!shown || $("#advice").dataset.dice !== dice.text() || !$("#verdict")) return "";
+  const points = shown.withScores ? shown.points : shown.answer;
+  const stop = points?.options.find((o) => o.action === "stop");
+  return stop ? Math.round(stop.value) : "";
+}
+
+/** A turn starts: its scores, no card, no dice (and nothing to undo). */
+function drawNewTurn() {
+  showScores();
+  drawCardChoice();
+  dice.set([]);
+  dice.forget();
+  drawPhase();
+  drawGame();
+}
+
+function startNextTurn(event) {
+  event.preventDefault();
+  game.next(Number($("#turn-points").value), Number($("#turn-loss").value));
+  $("#next-turn").hidden = true;
+  drawNewTurn();
+}
+
+function gameButtons() {
+  $("#step-back").onclick = () => {
+    const roll = game.back(dice.text());
+    if (roll !== null) dice.set([...roll]);
+    drawGame();
+  };
+  $("#step-forward").onclick = () => {
+    const roll = game.forward();
+    if (roll !== null) dice.set([...roll]);
+    drawGame();
+  };
+  $("#next-player").onclick = () => {
+    $("#turn-points").value = bankable();
+    $("#turn-loss").value = 0;
+    $("#next-turn").hidden = false;
+    $("#turn-points").focus();
+  };
+  $("#cancel-turn").onclick = () => { $("#next-turn").hidden = true; };
+  $("#next-turn").onsubmit = startNextTurn;
+  $("#export-game").onclick = () => {
+    download("sabords-game.json", sortedJson(game.record(settings)));
+  };
+  $("#new-game").onclick = () => {
+    if (!window.confirm(t("game.new.confirm"))) return;
+    game.reset();
+    drawNewTurn();
+    changed();
+  };
 }
 
 /* ---------- the query ---------- */
 
 function request(withScores) {
   const s = withScores ? scores() : null;
+  const card = game.current.card;
   return {
-    card: state.card, dice: dice.text(),
+    card, dice: dice.text(),
     me: s ? s.me : null, opponent: s ? s.opponent : null,
     sudden_death: Boolean(s) && $("#sudden-death").checked,
-    sorceress_used: state.card === "sorceress" && $("#sorceress-used").checked,
-    rerolled: state.card === "after-the-storm" && $("#rerolled").checked,
+    sorceress_used: card === "sorceress" && $("#sorceress-used").checked,
+    rerolled: card === "after-the-storm" && $("#rerolled").checked,
     objective: "points", variants: settings.variants, target: settings.target, all: true,
   };
 }
@@ -76,6 +175,8 @@ function changed(delay = 0) {
 }
 
 function ask() {
+  if (dice.full()) game.enter(dice.text());
+  drawGame();
   const withScores = scores() !== null;
   return advise(dice, async (signal) => {
     const body = request(withScores);
@@ -108,17 +209,16 @@ function drawAdvice(shown) {
     return source ? source.bust_next : null;
   };
   const marks = markDice(dice.letters, { protect: best.protect || "", reroll: best.reroll || "" });
-  const verdict = best.action === "stop" ? "STOP"
-    : best.action === "island" ? "ISLAND OF SKULLS: ROLL" : "ROLL AGAIN";
+  const verdict = t(`sabords.verdict.${best.action}`);
   const parts = [
     el("p", { id: "verdict", class: `verdict ${best.action}`, "data-action": best.action,
               "data-reroll": best.reroll || "", "data-protect": best.protect || "" }, verdict),
     dice.marked(marks),
     legend(best),
     el("p", { id: "best-value", class: "value", "data-value": answer.value },
-      withScores ? `P(win) ${winPercent(answer.value)}`
-        : answer.island ? "no points for me on the Island"
-        : `expected points ${answer.value.toFixed(1)}`),
+      withScores ? t("sabords.value.win", { p: winPercent(answer.value) })
+        : answer.island ? t("sabords.value.island")
+        : t("sabords.value.points", { v: number(answer.value, 1) })),
   ];
   if (answer.island) parts.push(...island(answer));
   else parts.push(bustLine(bestOption, bustOf(bestOption), withScores));
@@ -129,21 +229,21 @@ function drawAdvice(shown) {
 
 function legend(best) {
   const items = [];
-  if (best.reroll) items.push(el("span", { class: "key reroll" }, "roll again"));
+  if (best.reroll) items.push(el("span", { class: "key reroll" }, t("sabords.legend.reroll")));
   if (best.protect) {
     items.push(el("span", { class: "key protect" }, el("span", { class: "chest", html: chest() }),
-      "on the chest"));
+      t("sabords.legend.chest")));
   }
   return el("p", { class: "legend" }, items);
 }
 
 function bustLine(option, next, withScores) {
   if (option.action === "stop") {
-    return el("p", { id: "best-bust", "data-bust-next": 0 }, "No risk: the points are banked.");
+    return el("p", { id: "best-bust", "data-bust-next": 0 }, t("sabords.bust.none"));
   }
-  let text = `Chance to bust: this roll ${next === null ? "?" : percent(next)}`;
+  let text = t("sabords.bust.now", { p: next === null ? "?" : percent(next) });
   if (!withScores && option.bust !== undefined) {
-    text += ` · by the turn's end ${percent(option.bust)}`;
+    text += t("sabords.bust.end", { p: percent(option.bust) });
   }
   return el("p", { id: "best-bust", "data-bust-next": next ?? "", "data-bust": option.bust ?? "" },
     text);
@@ -151,41 +251,41 @@ function bustLine(option, next, withScores) {
 
 function island(answer) {
   const rows = Object.entries(answer.loss_distribution || {}).map(([loss, p]) =>
-    el("li", {}, `${loss}: ${percent(p)}`));
+    el("li", {}, `${number(Number(loss))}: ${percent(p)}`));
   return [
     el("p", { id: "island-loss", "data-loss": answer.opponents_loss },
-      `Each opponent loses ${answer.opponents_loss.toFixed(1)} points on average; how likely`
-      + " each loss is:"),
+      t("sabords.island.loss", { n: number(answer.opponents_loss, 1) })),
     el("ul", { class: "distribution" }, rows),
   ];
 }
 
 function differs(pointsBest) {
-  const what = pointsBest.action === "stop" ? "stop"
-    : pointsBest.action === "island" ? "roll for the Island"
-    : `roll ${pointsBest.reroll} again`;
-  const win = pointsBest.win !== undefined ? ` (P(win) ${winPercent(pointsBest.win)})` : "";
+  const what = pointsBest.action === "reroll"
+    ? t("sabords.differs.reroll", { dice: pointsBest.reroll })
+    : t(`sabords.differs.${pointsBest.action}`);
+  const win = pointsBest.win !== undefined
+    ? t("sabords.differs.win", { p: winPercent(pointsBest.win) }) : "";
   return el("p", { id: "differs", class: "differs", "data-action": pointsBest.action },
-    `Maximising points would ${what} instead${win}.`);
+    t("sabords.differs", { what, win }));
 }
 
 function optionsTable(answer, withScores, bustOf) {
   const shown = state.showAll ? answer.options : answer.options.slice(0, SHOWN_OPTIONS);
-  const head = el("tr", {}, el("th", {}, "Option"),
-    el("th", { class: "num" }, withScores ? "P(win)" : "Points"),
-    el("th", { class: "num" }, "Bust now"),
-    withScores ? null : el("th", { class: "num" }, "Bust by end"));
+  const head = el("tr", {}, el("th", {}, t("sabords.col.option")),
+    el("th", { class: "num" }, withScores ? t("sabords.col.win") : t("sabords.col.points")),
+    el("th", { class: "num" }, t("sabords.col.bust-now")),
+    withScores ? null : el("th", { class: "num" }, t("sabords.col.bust-end")));
   const rows = shown.map((o) => {
     const next = bustOf(o);
-    const move = o.action === "stop" ? el("b", {}, "Stop")
-      : el("span", {}, "Roll ", dice.mini(o.reroll),
+    const move = o.action === "stop" ? el("b", {}, t("sabords.option.stop"))
+      : el("span", {}, t("sabords.option.roll"), dice.mini(o.reroll),
         o.protect ? el("span", { class: "chest", html: chest() }) : null,
         o.protect ? dice.mini(o.protect) : null);
     return el("tr", { class: sameMove(o, answer.best) ? "best" : "", "data-action": o.action,
                       "data-reroll": o.reroll || "", "data-protect": o.protect || "",
                       "data-value": o.value, "data-bust-next": next ?? "" },
       el("td", {}, move),
-      el("td", { class: "num" }, withScores ? winPercent(o.value) : o.value.toFixed(1)),
+      el("td", { class: "num" }, withScores ? winPercent(o.value) : number(o.value, 1)),
       el("td", { class: "num" }, next === null ? "?" : percent(next)),
       withScores ? null : el("td", { class: "num" }, percent(o.bust)));
   });
@@ -196,30 +296,59 @@ function optionsTable(answer, withScores, bustOf) {
   ].filter(Boolean);
 }
 
+/** Everything drawn from data, again in the language just chosen. */
+function redraw() {
+  if (!dice) return;
+  drawCards();
+  drawSettings();
+  dice.draw();
+  drawPhase();
+  drawGame();
+  if (state.shown && $("#verdict")) drawAdvice(state.shown);
+  else changed();
+}
+
 /* ---------- start ---------- */
 
 async function start() {
   settingsToggle();
   $("#clear-scores").onclick = () => {
     $("#me").value = ""; $("#opponent").value = ""; $("#sudden-death").checked = false;
-    drawPhase(); changed();
+    keepScores(); drawPhase(); changed();
   };
   for (const id of ["#me", "#opponent"]) {
-    $(id).addEventListener("input", () => { drawPhase(); changed(400); });
+    $(id).addEventListener("input", () => { keepScores(); drawPhase(); changed(400); });
   }
-  for (const id of ["#sudden-death", "#sorceress-used", "#rerolled"]) {
-    $(id).addEventListener("change", () => { drawPhase(); changed(); });
+  $("#sudden-death").addEventListener("change", () => { keepScores(); drawPhase(); changed(); });
+  for (const id of ["#sorceress-used", "#rerolled"]) {
+    $(id).addEventListener("change", () => {
+      game.update({ sorceress_used: $("#sorceress-used").checked,
+                    rerolled: $("#rerolled").checked });
+      changed();
+    });
   }
+  gameButtons();
   try {
-    const sabords = (await options()).sabords;
-    dice = new Dice(sabords.faces, sabords.dice || 8, () => changed());
-    drawCards(sabords.cards);
+    await startLanguage();
+    state.sabords = (await options()).sabords;
+    state.cards = state.sabords.cards;
+    dice = new Dice(state.sabords.faces, state.sabords.dice || 8, () => changed(), "sabords");
+    $("#sorceress-used").checked = Boolean(game.current.sorceress_used);
+    $("#rerolled").checked = Boolean(game.current.rerolled);
+    showScores();
+    drawCards();
     drawCardChoice();
-    drawSettings(sabords);
+    drawSettings();
     drawPhase();
+    drawGame();
+    if (game.shown()) {
+      dice.set([...game.shown()]);
+      dice.forget();
+    }
+    onLanguage(redraw);
     document.body.dataset.ready = "true";
   } catch (error) {
-    status.error(`cannot reach the solver: ${error.message}`);
+    status.error(t("status.unreachable", { error: error.message }));
   }
 }
 

@@ -1,0 +1,127 @@
+"""The pages' three languages: the names file is the one solver/web/i18n.py writes, every
+French and German card, face and symbol name the pages show is one the command line accepts
+(as that very thing), the three string tables have the same keys and placeholders, and every
+key the pages use is in them."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from solver.sabords.names import face_name
+from solver.sabords.rules import load_rules
+from solver.util import normalise_name
+from solver.web import i18n
+
+STATIC = i18n.NAMES_FILE.parent.parent
+TABLES = {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+          for lang in i18n.LANGUAGES}
+
+
+def test_names_file_is_the_python_document():
+    shipped = json.loads(i18n.NAMES_FILE.read_text(encoding="utf-8"))
+    assert shipped == i18n.names_document(), "run: python -m solver.web.i18n"
+
+
+def test_names_file_is_written_whole_and_sorted(tmp_path, monkeypatch):
+    path = tmp_path / "names.json"
+    monkeypatch.setattr("sys.argv", ["i18n", str(path)])
+    i18n.main()
+    assert path.read_text(encoding="utf-8") == i18n.NAMES_FILE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_every_card_name_shown_is_accepted_by_the_cli(lang):
+    rules = load_rules()
+    cards = i18n.names_document()["sabords"]["cards"]
+    assert set(cards) == set(rules.cards)
+    for name, shown in cards.items():
+        assert rules.card(shown[lang]).name == name, shown[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_every_face_name_shown_is_accepted_by_the_cli(lang):
+    faces = list(load_rules().faces)
+    for name, shown in i18n.names_document()["sabords"]["faces"].items():
+        assert face_name(shown[lang], faces) == name, shown[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_every_armada_symbol_shown_is_accepted_by_the_cli(lang):
+    from solver.armada.game import default_game
+
+    game = default_game()
+    for name, shown in i18n.names_document()["armada"]["faces"].items():
+        letter = game.board.letters[game.board.symbols.index(name)]
+        word = normalise_name(shown[lang])
+        assert game.dice_text(game.parse_dice(" ".join([word] * game.rules.dice))) == (
+            letter * game.rules.dice), shown[lang]
+
+
+def test_the_printed_names_where_the_rulebooks_print_them():
+    doc = i18n.names_document()
+    cards, piers = doc["sabords"]["cards"], doc["armada"]["piers"]
+    assert [cards[c]["fr"] for c in ("captain", "sorceress", "monkey-business")] == [
+        "Pirate", "Gardienne", "Animaux"]
+    assert cards["sorceress"]["de"] == "Wächterin"
+    assert [piers[p]["fr"] for p in ("three-of-a-kind", "full-house", "four-of-a-kind",
+                                     "five-of-a-kind")] == ["Brelan", "Full", "Carré", "Yam's"]
+    assert [piers[p]["de"] for p in ("three-of-a-kind", "four-of-a-kind", "five-of-a-kind")] == [
+        "Drilling", "Vierling", "Fünfling"]
+    assert doc["armada"]["faces"]["barrel"] == {"en": "Barrel", "fr": "Tonneau", "de": "Fass"}
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_string_tables_have_the_same_keys_and_placeholders(lang):
+    assert set(TABLES[lang]) == set(TABLES["en"])
+    for key, text in TABLES["en"].items():
+        assert _placeholders(TABLES[lang][key]) == _placeholders(text), key
+        assert TABLES[lang][key].strip(), key
+
+
+def _used_keys() -> dict[str, str]:
+    """Every key a page asks for: data-i18n attributes, data-i18n-attr pairs and t("...") calls
+    with a literal key, by the file using it."""
+    used = {}
+    for path in sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        # an attribute in HTML (data-i18n="key"), in el()'s attributes ("data-i18n": "key")
+        sep = '="' if path.suffix == ".html" else '": "'
+        keys = re.findall(f'data-i18n{sep}([^"]+)"', text)
+        for pairs in re.findall(f'data-i18n-attr{sep}([^"]+)"', text):
+            keys += [pair.split(":", 1)[1] for pair in pairs.split()]
+        keys += re.findall(r'\bt\("([\w.-]+)"', text)
+        used.update({key: path.name for key in keys})
+    return used
+
+
+def test_every_key_the_pages_use_is_in_english():
+    used = _used_keys()
+    assert {"sabords.value.win", "dice.undo", "game.export", "armada.take"} <= set(used)
+    missing = {key: where for key, where in used.items() if key not in TABLES["en"]}
+    assert missing == {}
+
+
+def test_verdict_and_objective_keys_built_from_names_exist():
+    """Keys the pages build from an answer's names (t(`sabords.verdict.${action}`))."""
+    for action in ("stop", "reroll", "island"):
+        assert f"sabords.verdict.{action}" in TABLES["en"]
+    for action in ("stop", "island"):
+        assert f"sabords.differs.{action}" in TABLES["en"]
+    from solver.armada.advice import OBJECTIVE_HELP
+
+    for name, meaning in OBJECTIVE_HELP.items():
+        assert f"armada.objective.{name}" in TABLES["en"]
+        assert TABLES["en"][f"armada.meaning.{name}"] == meaning
+
+
+def test_the_shipped_board_warning_is_the_english_string():
+    from solver.web.options import armada_options
+
+    assert armada_options()["board_warning"] == TABLES["en"]["armada.reconstruction"]
