@@ -123,11 +123,11 @@ def options() -> dict:
 
 @router.post("/api/dragon/board")
 def board(query: BoardQuery) -> Response:
-    """The island as ``treasure dragon board`` draws it, its fields and route labelled."""
+    """The island as ``treasure dragon board`` draws it (``svg``), its fields and route
+    labelled."""
     from solver.dragon.svg import draw_board
 
-    picture = draw_board(_position(query.position), query.route, labels=True)
-    return Response(picture, media_type="image/svg+xml")
+    return _json({"svg": draw_board(_position(query.position), query.route, labels=True)})
 
 
 @router.post("/api/dragon/position")
