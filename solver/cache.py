@@ -13,23 +13,31 @@ Contract:
   other. Arrays are read memory-mapped and read-only.
 * **Written whole.** A temporary file in the same folder, then a rename: a reader never sees
   half an entry.
-* **Built once.** Within a process, building an entry holds a lock of its own: threads that
-  need the same missing entry at once (the web server's requests) wait for the first one's
-  build and then read it, instead of building it again.
+* **Built once.** Building an entry holds a lock of its own, in this process (a thread lock)
+  and across processes (``fcntl.flock`` on the hidden file ``.<entry>.lock`` beside it, never
+  deleted): whoever needs the same missing entry at once (the web server's requests, two
+  ``treasure armada solve`` in two shells) waits for the first build and then reads it,
+  instead of building it again. Reading an entry that is there takes no lock.
 * **Never trusted blindly.** An entry whose header, size or checksum is wrong (cut short,
-  overwritten, not ours) is reported once on stderr, deleted and rebuilt.
+  overwritten, not ours) is reported once on stderr, deleted and rebuilt. The checksum of a
+  large entry costs time (0.1 to 0.2 s for Gold Armada's 58.7 MB), so once it has been checked
+  the file's identity (inode, size, modification and change times) is noted in the hidden
+  file ``.<entry>.checked``; while the file still has that identity the checksum is not
+  computed again (any write to the file changes its times).
 * **Unusable folder.** If the folder cannot be created or written (``TREASURE_CACHE`` names a
   regular file, or a place without permission), tables are solved without the cache, and
-  stderr says so once per process.
+  stderr says so once per process (``treasure cache`` says it too).
 * **Bounded.** After each write the least recently used entries (oldest modification time;
   reading an entry touches it) are deleted until the total is at most
-  ``$TREASURE_CACHE_LIMIT`` (bytes, or with a suffix: ``500M``, ``2G``; default 1G). The entry
-  just written is always kept.
+  ``$TREASURE_CACHE_LIMIT`` (bytes, or with a suffix: ``500M``, ``2G``; default 1G; anything
+  else is an input error, raised before any table is built). The entry just written is
+  always kept.
 * ``treasure cache`` lists the entries with their sizes; ``treasure cache clear`` deletes them.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import mmap
@@ -37,13 +45,14 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from solver.util import atomic_write_bytes, cache_dir, cache_key, os_error_text
+from solver.util import InputError, atomic_write_bytes, cache_dir, cache_key, os_error_text
 
 MAGIC = b"treasure-solver-cache "
 FORMAT = 1
@@ -69,15 +78,17 @@ def warn_once(message: str) -> None:
 
 
 def size_limit() -> int:
-    """The cache's size bound in bytes (``$TREASURE_CACHE_LIMIT``, default 1G = 10^9)."""
-    text = os.environ.get(LIMIT_VARIABLE, "").strip().upper().removesuffix("B")
+    """The cache's size bound in bytes (``$TREASURE_CACHE_LIMIT``, default 1G = 10^9); a
+    value that is not a size is an :class:`InputError`."""
+    raw = os.environ.get(LIMIT_VARIABLE, "")
+    text = raw.strip().upper().removesuffix("B")
     if not text:
         return DEFAULT_LIMIT
     match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)", text)
     if not match:
-        warn_once(f"${LIMIT_VARIABLE} must be a size such as 800M or 2G, not "
-                  f"{os.environ[LIMIT_VARIABLE]!r}; using the default 1G")
-        return DEFAULT_LIMIT
+        shown = raw if len(raw) <= 40 else raw[:40] + "..."
+        raise InputError(f"${LIMIT_VARIABLE} must be a size such as 800M or 2G (bytes, or "
+                         f"with K, M, G or T), not {shown!r}")
     return int(float(match[1]) * _UNITS[match[2]])
 
 
@@ -137,9 +148,38 @@ def parse_header(line: bytes) -> dict:
     return header
 
 
-def decode(path: Path) -> dict[str, np.ndarray]:
+def _beside(path: Path, what: str) -> Path:
+    """A hidden companion file of an entry: ``.<name>.lock`` or ``.<name>.checked``."""
+    return path.parent / f".{path.name}.{what}"
+
+
+def _identity(path: Path) -> str:
+    """What changes whenever the file is written: inode, size, modification and change
+    times (nanoseconds)."""
+    st = path.stat()
+    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
+
+
+def _checked(path: Path) -> bool:
+    """Was the checksum of the file, as it is now, already verified?"""
+    try:
+        return _beside(path, "checked").read_text() == _identity(path)
+    except (OSError, UnicodeError):
+        return False
+
+
+def _note_checked(path: Path) -> None:
+    """Note that the file, as it is now, has been verified (best effort: a failure only
+    means checking it again next time)."""
+    try:
+        atomic_write_bytes(_beside(path, "checked"), _identity(path).encode())
+    except OSError:
+        pass
+
+
+def decode(path: Path, verified: bool = False) -> dict[str, np.ndarray]:
     """The arrays of the entry at ``path`` (read-only, memory-mapped), after checking its size
-    and checksum."""
+    and (unless ``verified``: already checked as it is now) its checksum."""
     with open(path, "rb") as handle:
         try:
             mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
@@ -150,7 +190,7 @@ def decode(path: Path) -> dict[str, np.ndarray]:
     payload = memoryview(mapped)[end:]
     if len(payload) != header.get("size"):
         raise DamagedEntry(f"{len(payload)} bytes where the header says {header.get('size')}")
-    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+    if not verified and hashlib.sha256(payload).hexdigest() != header.get("sha256"):
         raise DamagedEntry("checksum mismatch")
     try:
         arrays = {}
@@ -174,25 +214,63 @@ def load_or_build(kind: str, key: object, build: Callable[[], dict[str, np.ndarr
     path = entry_path(kind, key, label) if use_cache else None
     if path is None:
         return build()
-    with _entry_lock(path):
-        if not rebuild and path.exists():
-            try:
-                arrays = decode(path)
-                os.utime(path)
+    size_limit()  # a malformed limit is said now, not after a long build
+    if not rebuild:
+        arrays = _read(path, quiet=True)  # the usual case: there, intact, no lock needed
+        if arrays is not None:
+            return arrays
+    with _entry_lock(path), _file_lock(path):
+        if not rebuild and path.exists():  # built by another thread or process meanwhile?
+            arrays = _read(path, quiet=False)
+            if arrays is not None:
                 return arrays
-            except DamagedEntry as err:
-                warn_once(f"cache entry {path} is damaged ({err}); rebuilding it")
-            except OSError as err:
-                warn_once(f"cannot read cache entry {path} ({err.strerror}); rebuilding it")
         arrays = build()
         store(path, kind, label, arrays)
         return arrays
 
 
+def _read(path: Path, quiet: bool) -> dict[str, np.ndarray] | None:
+    """The entry's arrays, touched as just used; ``None`` if it is missing or unusable
+    (said once on stderr unless ``quiet``: the caller then takes the lock and looks again)."""
+    try:
+        arrays = decode(path, verified=_checked(path))
+        os.utime(path)
+    except FileNotFoundError:
+        return None
+    except DamagedEntry as err:
+        if not quiet:
+            warn_once(f"cache entry {path} is damaged ({err}); rebuilding it")
+        return None
+    except OSError as err:
+        if not quiet:
+            warn_once(f"cannot read cache entry {path} ({err.strerror}); rebuilding it")
+        return None
+    _note_checked(path)
+    return arrays
+
+
 def _entry_lock(path: Path) -> threading.Lock:
-    """The lock that one entry's readers and builder hold in this process."""
+    """The lock that one entry's builder holds in this process."""
     with _building_guard:
         return _building.setdefault(path, threading.Lock())
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """The entry's lock across processes: ``flock`` on ``.<entry>.lock`` (released when the
+    file is closed, so a killed builder never leaves it held). Where the lock file cannot be
+    made, the build goes on unlocked: the cache is a convenience, never a reason to fail."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(_beside(path, "lock"), os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def store(path: Path, kind: str, label: str, arrays: dict[str, np.ndarray]) -> None:
@@ -203,6 +281,7 @@ def store(path: Path, kind: str, label: str, arrays: dict[str, np.ndarray]) -> N
         warn_once(f"cannot write to the cache folder {path.parent} ({err.strerror}); "
                   "continuing without caching")
         return
+    _note_checked(path)  # its checksum was just computed from these very bytes
     evict(path.parent.parent, size_limit(), keep=path)
 
 
@@ -221,7 +300,10 @@ class Entry:
 def entries(root: Path | None = None) -> list[Entry]:
     """Every entry (and every left-over file of an older format) under the cache folder,
     least recently used first."""
-    root = cache_dir() if root is None else root
+    if root is None:
+        root = usable_root()  # an unusable folder is said once on stderr, as when solving
+        if root is None:
+            return []
     if not root.is_dir():
         return []
     found = []
@@ -256,9 +338,7 @@ def evict(root: Path, limit: int, keep: Path | None = None) -> list[Path]:
             break
         if keep is not None and entry.path == keep:
             continue
-        try:
-            entry.path.unlink()
-        except OSError:
+        if not _delete(entry.path):
             continue
         total -= entry.size
         removed.append(entry.path)
@@ -269,10 +349,22 @@ def clear(root: Path | None = None) -> tuple[int, int]:
     """Delete every entry (and older-format files); returns (files, bytes) deleted."""
     count = size = 0
     for entry in entries(root):
-        try:
-            entry.path.unlink()
-        except OSError:
+        if not _delete(entry.path):
             continue
         count += 1
         size += entry.size
     return count, size
+
+
+def _delete(path: Path) -> bool:
+    """Delete an entry and its note of a verified checksum (its lock file stays: another
+    process may hold it). False if the entry could not be deleted."""
+    try:
+        path.unlink()
+    except OSError:
+        return False
+    try:
+        _beside(path, "checked").unlink(missing_ok=True)
+    except OSError:
+        pass
+    return True

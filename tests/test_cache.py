@@ -4,11 +4,13 @@ folder tolerated, a size bound, and ``treasure cache``."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from solver import cache
+from solver.util import InputError
 from tests.cli_helpers import run
 
 
@@ -86,6 +88,79 @@ def test_unusable_folder_means_no_cache_said_once(tmp_path, monkeypatch, capsys,
     assert err.count("\n") == 1 and "without the cache" in err and str(target) in err
 
 
+@pytest.mark.parametrize("place", ["file", "under_file"])
+def test_cache_command_says_an_unusable_folder(tmp_path, monkeypatch, capsys, place):
+    monkeypatch.setattr(cache, "_said", set())
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    target = blocker if place == "file" else blocker / "cache"
+    monkeypatch.setenv("TREASURE_CACHE", str(target))
+    code, out, err = run(["cache"], capsys)
+    assert code == 0 and "0 entries" in out
+    assert err.count("\n") == 1 and "cannot use the cache folder" in err and str(target) in err
+
+
+def test_a_checked_entry_is_not_hashed_again_until_it_changes(folder, monkeypatch):
+    build = Builder()
+    expected = cache.load_or_build("test", "k", build)
+    hashed = []
+    real = cache.hashlib.sha256
+
+    def counted(data=b""):
+        if isinstance(data, memoryview):  # an entry's payload (cache keys are bytes)
+            hashed.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(cache.hashlib, "sha256", counted)
+    for _ in range(3):
+        assert same(cache.load_or_build("test", "k", build), expected)
+    assert hashed == [] and build.calls == 1  # checked when written, then trusted as it is
+    path = cache.entry_path("test", "k")
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF  # the same size, a new modification time
+    path.write_bytes(bytes(data))
+    assert same(cache.load_or_build("test", "k", build), expected)
+    assert hashed and build.calls == 2  # noticed and rebuilt
+    assert cache.clear()[0] == 1
+    assert sorted(p.name for p in (folder / "test").iterdir()) == [f".{path.name}.lock"]
+
+
+BUILD_IN_A_PROCESS = '''
+import sys, time
+import numpy as np
+from solver import cache
+
+def build():
+    with open(sys.argv[1], "a") as log:
+        log.write("build\\n")
+    time.sleep(1.5)  # the other process asks while this one builds
+    return {"value": np.arange(10.0)}
+
+arrays = cache.load_or_build("test", "shared", build, label="two")
+assert arrays["value"].sum() == 45.0
+'''
+
+
+def test_two_processes_build_an_entry_once(folder, tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    log = tmp_path / "builds.log"
+    script = tmp_path / "build.py"
+    script.write_text(BUILD_IN_A_PROCESS)
+    root = Path(__file__).resolve().parent.parent
+    procs = []
+    for _ in range(2):
+        procs.append(subprocess.Popen([sys.executable, str(script), str(log)], cwd=root,
+                                      stderr=subprocess.PIPE, text=True))
+        time.sleep(0.3)
+    for proc in procs:
+        assert proc.wait(120) == 0, proc.stderr.read()
+    assert log.read_text() == "build\n"
+    assert len(list((folder / "test").glob("two-*.tsc"))) == 1
+
+
 def test_least_recently_used_entries_go_first(folder, monkeypatch):
     import os
 
@@ -97,7 +172,8 @@ def test_least_recently_used_entries_go_first(folder, monkeypatch):
         os.utime(path, (1000 + n, 1000 + n))
     cache.load_or_build("test", 0, Builder(0))  # a read makes entry 0 the most recent
     cache.load_or_build("test", 3, Builder(3))
-    kept = {p.name for p in (folder / "test").iterdir()}
+    kept = {p.name for p in (folder / "test").iterdir() if not p.name.startswith(".")}
+    assert not (folder / "test" / f".{cache.entry_path('test', 1).name}.checked").exists()
     names = {n: cache.entry_path("test", n).name for n in range(4)}
     assert kept == {names[0], names[3]}
 
@@ -107,9 +183,25 @@ def test_size_limit_parsing(monkeypatch):
     assert cache.size_limit() == 800 * 10**6
     monkeypatch.setenv(cache.LIMIT_VARIABLE, "2g")
     assert cache.size_limit() == 2 * 10**9
-    monkeypatch.setenv(cache.LIMIT_VARIABLE, "lots")
-    monkeypatch.setattr(cache, "_said", set())
+    monkeypatch.setenv(cache.LIMIT_VARIABLE, "")
     assert cache.size_limit() == cache.DEFAULT_LIMIT
+    for bad in ("lots", "-5M", "2Q", "1e9"):
+        monkeypatch.setenv(cache.LIMIT_VARIABLE, bad)
+        with pytest.raises(InputError, match="TREASURE_CACHE_LIMIT must be a size"):
+            cache.size_limit()
+
+
+def test_a_malformed_limit_is_one_line_before_any_build(folder, monkeypatch, capsys):
+    monkeypatch.setenv(cache.LIMIT_VARIABLE, "lots" * 100)
+    build = Builder()
+    with pytest.raises(InputError):
+        cache.load_or_build("test", "k", build)
+    assert build.calls == 0
+    for argv in (["cache"], ["cache", "--json"], ["sabords", "hold", "--card", "captain",
+                                                  "CCDMPSXX"]):
+        code, out, err = run(argv, capsys)
+        assert code == 2 and out == "" and err.count("\n") == 1, (argv, err)
+        assert "TREASURE_CACHE_LIMIT must be a size" in err and len(err) < 200
 
 
 def test_cache_command_lists_and_clears(folder, capsys):
@@ -135,7 +227,7 @@ def test_cli_rebuilds_a_damaged_sabords_table(folder, capsys):
     code, first, _ = run(argv, capsys)
     assert code == 0
     solve_turn.cache_clear()
-    (path,) = (folder / "sabords").iterdir()
+    (path,) = (folder / "sabords").glob("*.tsc")
     path.write_bytes(path.read_bytes()[:1000])
     code, again, err = run(argv, capsys)
     assert code == 0 and again == first and "damaged" in err

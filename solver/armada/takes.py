@@ -9,11 +9,13 @@ a skull is taken over a pier only when it is strictly better.
 
 * :func:`legal_takes`: which tokens are allowed, for every final dice row (the command
   line's list of takes, the verifier's "is the default's choice allowed under a variant");
-* :func:`choose`: the numba kernel that picks the best allowed token of one final dice set,
-  used by the whole-game tables (:mod:`solver.armada.wholegame`), one turn's analysis and
-  the simulation (:func:`finals_batch`);
+* :func:`solver.armada.take_kernel.choose`: the numba kernel that picks the best allowed
+  token of one final dice set, used by the whole-game tables (:mod:`solver.armada.wholegame`)
+  and the simulation (:func:`finals_batch`); a module of its own, so that importing this one
+  does not import numba;
 * :func:`finals`: the same choice in any number type (exact rationals for the tests and the
-  exact solves), written as plainly as possible so that it can check the kernel.
+  exact solves, floats for one turn's answer), written as plainly as possible so that it can
+  check the kernel.
 """
 
 from __future__ import annotations
@@ -22,10 +24,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from solver.armada.game import Game
-from solver.engine.kernels import NEG
 
 SKULL = -1  # target index of the skull token
 
@@ -50,49 +50,19 @@ def qualify_lists(game: Game) -> tuple[np.ndarray, np.ndarray]:
     return ptr, rows
 
 
-@njit(cache=True)
-def choose(fin, tgt, options, levels, skull, ptr, rows, maxd, must_take):
-    """Fill ``fin`` (``(F,)``) with the value of the token each final dice row takes, and
-    ``tgt`` with its target (pier index or ``SKULL``): ``options`` per pier (``NEG`` or
-    ``-inf`` for an empty pier), the piers' ``levels``, the skull option."""
-    n_full = fin.shape[0]
-    for k in range(n_full):
-        fin[k] = NEG
-        tgt[k] = SKULL
-    for i in range(options.shape[0]):
-        option = options[i]
-        if not option > NEG:
-            continue
-        slot = i * maxd + min(levels[i], maxd - 1)
-        for j in range(ptr[slot], ptr[slot + 1]):
-            k = rows[j]
-            if option > fin[k]:
-                fin[k] = option
-                tgt[k] = i
-    for k in range(n_full):
-        if (fin[k] == NEG) if must_take else (skull > fin[k]):
-            fin[k] = skull
-            tgt[k] = SKULL
-
-
-@njit(cache=True)
-def _choose_many(final, target, options, levels, skull, ptr, rows, maxd, must_take):
-    for b in range(options.shape[0]):
-        choose(final[b], target[b], options[b], levels[b], skull[b], ptr, rows, maxd,
-               must_take)
-
-
 def finals_batch(
     game: Game, levels: np.ndarray, piers: np.ndarray, skull: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`choose` for a batch in floats: ``levels`` and ``piers`` ``(B, P)`` (an empty
+    """The kernel's choice for a batch in floats: ``levels`` and ``piers`` ``(B, P)`` (an empty
     pier's option is ``-inf``), ``skull`` ``(B,)`` -> final values and targets, ``(B, F)``
     each."""
+    from solver.armada.take_kernel import choose_many
+
     ptr, rows = qualify_lists(game)
     b, n_full = piers.shape[0], game.qualify.shape[-1]
     final = np.empty((b, n_full))
     target = np.empty((b, n_full), dtype=np.int64)
-    _choose_many(final, target, np.ascontiguousarray(piers, dtype=np.float64),
+    choose_many(final, target, np.ascontiguousarray(piers, dtype=np.float64),
                  np.ascontiguousarray(levels, dtype=np.int64),
                  np.ascontiguousarray(skull, dtype=np.float64), ptr, rows,
                  game.max_doubloons, game.rules.must_take)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from solver.armada.game import OBJECTIVES, Game
-from solver.armada.takes import SKULL, finals_batch
+from solver.armada.takes import SKULL, finals
 from solver.engine.horizon import carry
 
 Continuation = Callable[[tuple[int, ...], int], Any]  # (levels, skulls) -> value of next state
@@ -74,9 +74,9 @@ def analyse(
     """Solve one turn in floats under ``objective`` with next-state values from ``table``."""
     sign = OBJECTIVES[objective]
     piers, skull = options(game, levels, skulls, sign, table_continuation(game, table))
-    row = np.array([[-np.inf if v is None else v for v in piers]])
-    final, target_arr = (x[0] for x in finals_batch(game, np.array([levels]), row,
-                                                     np.array([skull])))
+    # one state: the plain rule is a millisecond, and no numba kernel to load (a second)
+    best, target = finals(game, levels, piers, skull)
+    final, target_arr = np.array(best, dtype=np.float64), np.array(target, dtype=np.int64)
     n_piers = len(game.board.piers)
     payload = np.zeros((n_piers + 1, len(final)))
     payload[np.where(target_arr == SKULL, n_piers, target_arr), np.arange(len(final))] = 1.0

@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from solver.armada.game import OBJECTIVES, Game
-from solver.armada.takes import choose, qualify_lists
+from solver.armada.take_kernel import choose
+from solver.armada.takes import qualify_lists
 from solver.engine.kernels import NEG, lane_args, lane_turn
 
 LANES = 32
@@ -33,7 +34,7 @@ def _finals(
 ):
     """Fill ``fin[:, lane]``: the value of ending the turn on each final dice multiset, from
     the state's options (each pier's next doubloon, a skull) as
-    :func:`solver.armada.takes.choose` picks among them."""
+    :func:`solver.armada.take_kernel.choose` picks among them."""
     for i in range(strides.shape[0]):
         level = (code // strides[i]) % radix[i]
         levels[i] = level
