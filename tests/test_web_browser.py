@@ -247,3 +247,172 @@ def test_a_second_roll_on_the_same_card_is_answered(base_url, phone):
     tap_dice(phone, "CCDMPSX")
     phone.click('#palette [data-face="X"]')
     wait_for_advice(phone, card="gold", dice="CCDMPSXX")
+
+
+# -- the players' languages --------------------------------------------------------------------
+
+def _spaces(text: str) -> str:
+    """Text with the no-break spaces French puts in numbers ("30,6 %") as plain spaces."""
+    return text.replace("\u202f", " ").replace("\xa0", " ")
+
+
+def _card_names(page) -> dict[str, str]:
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+      '#cards .card')].map((b) => [b.dataset.card,
+        b.querySelector(':scope > span:last-child').innerText.trim()]))""")
+
+
+def _face_names(page) -> dict[str, str]:
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+      '#palette .face')].map((b) => [b.dataset.face,
+        b.querySelector(':scope > span:last-child').innerText.trim()]))""")
+
+
+def test_the_browser_language_and_the_remembered_switch(base_url, browser):
+    """A French browser gets the French page (the names as printed, numbers written the French
+    way), the switch shows German and is remembered over the browser's language; Gold Armada
+    and the index follow it."""
+    from solver.sabords.rules import load_rules
+    from solver.web.i18n import names_document
+
+    names = names_document()
+    letters = dict(zip(load_rules().faces, load_rules().letters, strict=True))
+    context = browser.new_context(viewport=PHONE, locale="fr-FR")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_page(page, f"{base_url}/sabords.html")
+    assert page.get_attribute("html", "lang") == "fr" and page.input_value("#language") == "fr"
+    cards = names["sabords"]["cards"]
+    assert _card_names(page) == {name: shown["fr"] for name, shown in cards.items()}
+    assert _card_names(page)["captain"] == "Pirate"
+    assert _face_names(page) == {letters[name]: shown["fr"]
+                                 for name, shown in names["sabords"]["faces"].items()}
+    sabords_position(page, "captain", "CCDMPSXX")
+    shown = read_sabords(page)
+    cli_doc = cli_json("sabords", "hold", "--all", "--card", "captain", "CCDMPSXX")
+    assert shown["verdict"] == "STOP" and page.inner_text("h1") == "Mille Sabords"
+    assert f"{cli_doc['value']:.1f}".replace(".", ",") in shown["value_text"]
+    for row, option in zip(shown["rows"], cli_doc["options"], strict=False):
+        assert [_spaces(c) for c in row["cells"][1:]] == [
+            f"{option['value']:.1f}".replace(".", ","),
+            percent(option["bust_next"]).replace(".", ",").replace("%", " %"),
+            percent(option["bust"]).replace(".", ",").replace("%", " %")]
+
+    page.select_option("#language", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    assert _card_names(page) == {name: shown["de"] for name, shown in cards.items()}
+    assert _card_names(page)["sorceress"] == "Wächterin"
+    assert page.inner_text("#verdict") == "AUFHÖREN" and page.inner_text("h1") == "Piraten Kapern"
+    assert page.inner_text("#palette").count("Totenkopf") == 1
+    open_page(page, f"{base_url}/sabords.html")  # the choice outlives the page
+    assert page.input_value("#language") == "de" and _card_names(page)["captain"] == "Kapitän"
+
+    open_page(page, f"{base_url}/armada.html")
+    piers = page.evaluate("""() => [...document.querySelectorAll('#piers .pier b')]
+      .map((b) => b.innerText)""")
+    assert piers[6:] == ["Drilling", "Full House", "Vierling", "Fünfling"]
+    assert _face_names(page)["B"] == "Fass"
+    assert "Nachgebautes Spielbrett" in page.inner_text("#board-warning")
+    page.select_option("#language", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    assert page.inner_text('#piers [data-pier="five-of-a-kind"] b') == "Yam's"
+    assert "tonneau" in page.inner_text('#piers [data-pier="barrels"]').lower()
+    page.goto(f"{base_url}/")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    assert page.inner_text("#link-armada").startswith("Gold Armada")
+    assert "Tout est calculé" in page.inner_text("main")
+    context.close()
+    assert not errors, errors
+
+
+# -- the game at the table ---------------------------------------------------------------------
+
+def _turn(page) -> dict:
+    return page.evaluate("""() => ({
+      line: document.querySelector('#turn-line').innerText,
+      at: Number(document.querySelector('#roll-position').dataset.at),
+      rolls: document.querySelector('#roll-position').dataset.rolls,
+      dice: [...document.querySelectorAll('#tray .die')].map((d) => d.dataset.letter).join(''),
+      me: document.querySelector('#me').value, opponent: document.querySelector('#opponent').value,
+      card: document.querySelector('#cards [aria-checked="true"]').dataset.card,
+      played: [...document.querySelectorAll('#turns li')].map((li) => Number(li.dataset.points)),
+    })""")
+
+
+def test_the_turn_history_undo_step_back_next_player_and_export(base_url, browser, tmp_path):
+    """Undo takes back the last dice tapped; each full set of dice is a roll of the turn, to
+    step back and forth through (the advice follows); the next player's turn starts with the
+    points the dice banked (the CLI's score) carried over; the export is the documented record,
+    written as the CLI writes JSON; a reload keeps the game, New game forgets it."""
+    from solver.util import dumps_json
+
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, f"{base_url}/sabords.html")
+    sabords_position(page, "captain", "CCDMPSXX")
+    assert _turn(page)["rolls"] == "CCDMPSXX" and page.is_disabled("#step-back")
+    page.click("#undo-dice")
+    page.click("#undo-dice")
+    assert _turn(page)["dice"] == "CCDMPS" and page.inner_text("#dice-count").startswith("6")
+    page.click('#palette [data-face="X"]')
+    page.click('#palette [data-face="X"]')
+    wait_for_advice(page, card="captain", dice="CCDMPSXX")
+    assert _turn(page)["rolls"] == "CCDMPSXX"  # the same roll again, not a second one
+
+    # the second roll: the monkey and the parrot rolled again came up coins
+    for _ in range(2):
+        page.click('#tray .slot:nth-child(4)')
+    assert _turn(page)["dice"] == "CCDSXX"
+    page.click('#palette [data-face="C"]')
+    page.click('#palette [data-face="C"]')
+    wait_for_advice(page, card="captain", dice="CCDSXXCC")
+    assert (_turn(page)["rolls"], _turn(page)["at"]) == ("CCDMPSXX CCDSXXCC", 1)
+    page.click("#step-back")
+    wait_for_advice(page, card="captain", dice="CCDMPSXX")
+    assert (_turn(page)["at"], read_sabords(page)["action"]) == (0, "stop")
+    page.click("#step-forward")
+    wait_for_advice(page, card="captain", dice="CCDSXXCC")
+    assert _turn(page)["at"] == 1 and page.is_disabled("#step-forward")
+    # dice entered after a step back replace the rolls that came after
+    page.click("#step-back")
+    wait_for_advice(page, card="captain", dice="CCDMPSXX")
+    for _ in range(2):
+        page.click('#tray .slot:nth-child(4)')
+    page.click('#palette [data-face="C"]')
+    page.click('#palette [data-face="C"]')
+    wait_for_advice(page, card="captain", dice="CCDSXXCC")
+    assert (_turn(page)["rolls"], _turn(page)["at"]) == ("CCDMPSXX CCDSXXCC", 1)
+
+    page.click("#next-player")
+    score = cli_json("sabords", "score", "--card", "captain", "CCDSXXCC")["score"]
+    assert page.input_value("#turn-points") == str(score) == "1400"
+    page.click("#confirm-turn")
+    turn = _turn(page)
+    assert turn["line"] == "Turn 2: player 2 to play"
+    assert (turn["me"], turn["opponent"], turn["card"], turn["dice"]) == ("0", "1400", "none", "")
+    assert turn["played"] == [1400] and turn["rolls"] == ""
+
+    with page.expect_download() as download:
+        page.click("#export-game")
+    path = tmp_path / "game.json"
+    download.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    record = json.loads(text)
+    assert text == dumps_json(record)
+    assert record == {
+        "format": "treasure-solver/sabords-game", "version": 1, "game": "sabords",
+        "players": 2, "target": 6000, "variants": [],
+        "turns": [{"turn": 1, "player": 1, "card": "captain", "sudden_death": False,
+                   "scores_before": [0, 0], "rolls": ["CCDMPSXX", "CCDSXXCC"],
+                   "points": 1400, "opponents_lose": 0, "scores_after": [1400, 0]}],
+        "current": {"turn": 2, "player": 2, "card": "none", "scores": [1400, 0],
+                    "sudden_death": False, "rolls": []},
+    }
+
+    open_page(page, f"{base_url}/sabords.html")  # a reload keeps the game
+    assert _turn(page)["line"] == "Turn 2: player 2 to play" and _turn(page)["played"] == [1400]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#new-game")
+    turn = _turn(page)
+    assert (turn["line"], turn["played"], turn["me"]) == ("Turn 1: player 1 to play", [], "")
+    page.close()
