@@ -52,7 +52,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solver.engine.batch import reach_words, solve_lanes
 from solver.sabords.game import GameTable
 from solver.sabords.game_linear import sweep_pairs
 from solver.sabords.turn_lanes import DeckTurns, deck_turns
@@ -111,12 +110,6 @@ class GameSolver:
         uses = [np.r_[m.stop_out.ravel(), m.end_out.ravel()] for m in deck.maps]
         uses += [m.protect_out for m in deck.maps if m.protect_out is not None]
         self.solved_outcomes = np.unique(np.concatenate(uses))
-        # one lane per card up to twins (engine.batch.twins: Gold and Diamond play alike):
-        # the cards solved, the chance of drawing each or its twin, and each card's column
-        twin = deck.packed.twin
-        self.solved_cards = np.flatnonzero(twin == np.arange(len(twin)))
-        self.card_column = np.searchsorted(self.solved_cards, twin)
-        self.solved_weights = np.bincount(self.card_column, weights=deck.weights)
 
     # -- the table's payoffs over the deck's outcomes ------------------------------------------
     def successors(self, phase: str) -> tuple[np.ndarray, np.ndarray]:
@@ -175,38 +168,17 @@ class GameSolver:
     def _lanes(self, pay_rows: np.ndarray, slots: np.ndarray, store, tol: float,
                max_rounds: int = 100_000, distribution: bool = False, memo=None,
                push_tol: float = LAST_PUSH, start: np.ndarray | None = None):
-        """Every card's turn for each state (one payoff row each; a twin card is read off its
-        twin, see ``solved_cards``): the states' values before the card and, if asked, each
-        outcome's probability under the turns' optimal policies, to ``push_tol`` (``start``:
-        warm-start each state's turns from these states' instead of its own; ``memo``:
-        per slot and solved card, the last distributions and their policies' hashes, reused
-        where the policy has not changed and updated in place)."""
-        deck = self.deck
+        """Every card's turn for each state (:meth:`DeckLanes.solve`), or the fixed play's
+        distribution: the states' values before the card and their outcome distributions
+        (when asked)."""
         if self.fixed is not None:
             return pay_rows @ self.fixed, self.fixed
-        cards = len(self.solved_cards)
-        problem = np.tile(self.solved_cards, len(pay_rows))
-        known = None
-        if memo is not None:
-            known = (memo[0][slots].reshape(-1, deck.count), memo[1][slots].ravel(),
-                     memo[2][slots].reshape(len(problem), -1))
-        out = solve_lanes(
-            deck.packed, problem, np.repeat(slots, cards), np.repeat(pay_rows, cards, axis=0),
-            store, tol=tol, max_rounds=max_rounds, distribution=distribution, known=known,
-            push_tol=push_tol, start_slot=None if start is None else np.repeat(start, cards))
-        if memo is not None:
-            memo[0][slots] = out[3].reshape(len(slots), cards, -1)
-            memo[1][slots] = out[4].reshape(len(slots), cards)
-            memo[2][slots] = out[5].reshape(len(slots), cards, -1)
-        start, rounds = out[0], out[1]
-        self.stats["lanes"] += len(problem) if max_rounds else 0
-        self.stats["rounds"] += int(rounds.sum())
-        dist = per_card = None
-        if distribution:
-            per_card = out[3].reshape(len(pay_rows), cards, -1)
-            dist = np.einsum("sco,c->so", per_card, self.solved_weights)
-        self.per_card = per_card
-        return start.reshape(-1, cards) @ self.solved_weights, dist
+        solved = self.deck.lanes.solve(pay_rows, slots, store, tol, max_rounds, distribution,
+                                       memo, push_tol, start)
+        self.stats["lanes"] += solved.lanes
+        self.stats["rounds"] += solved.rounds
+        self.per_card = solved.per_card
+        return solved.values, solved.dist
 
     def values(self, pay: Payoff, a: np.ndarray, b: np.ndarray, tol: float, play: str):
         """Values of a few states solved from scratch (no stored warm start); their outcome
@@ -287,16 +259,10 @@ class GameSolver:
         self.hashes[name] = self._per_card(memo[1])
 
     def _per_card(self, solved: np.ndarray) -> np.ndarray:
-        """Per state, from the solved cards' rows to every card's (a twin reads its twin's)."""
-        return solved[:, self.card_column]
+        return self.deck.lanes.per_card(solved)
 
     def _memo(self, slots: int) -> tuple:
-        """Per state and card: the last outcome distribution, its policy's hash and the
-        nodes it reaches (what :func:`solve_lanes` reuses while a policy holds)."""
-        cards = len(self.solved_cards)
-        return (np.zeros((slots, cards, self.deck.count)),
-                np.zeros((slots, cards), dtype=np.int64),
-                np.zeros((slots, cards, reach_words(self.deck.packed)), dtype=np.uint64))
+        return self.deck.lanes.memo(slots)
 
     def improve(self, phase: str, store, tol: float, cold: bool, memo=None,
                 evaluate: bool = False, push_tol: float = LAST_PUSH) -> np.ndarray:

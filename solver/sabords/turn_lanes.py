@@ -58,6 +58,95 @@ class DeckTurns:
 
         return Packed.of(list(self.maps))
 
+    @cached_property
+    def lanes(self) -> DeckLanes:
+        """The deck's turns as lanes of the batch solver (one per card up to twins)."""
+        return DeckLanes(self)
+
+
+class DeckLanes:
+    """Every card's turn for many game states at once, each state one payoff row over the
+    deck's outcomes: the one place a whole-game solver (two players or the whole table) asks
+    the engine's batched solver (:func:`solver.engine.batch.solve_lanes`) for turns.
+
+    Cards equal up to a face swap (:func:`solver.engine.batch.twins`: Gold and Diamond) are
+    solved once: ``solved_cards`` are the cards solved, ``solved_weights`` the chance of
+    drawing each or its twin and ``card_column[c]`` the solved column card ``c`` reads."""
+
+    def __init__(self, deck: DeckTurns) -> None:
+        self.deck = deck
+        twin = deck.packed.twin
+        self.solved_cards = np.flatnonzero(twin == np.arange(len(twin)))
+        self.card_column = np.searchsorted(self.solved_cards, twin)
+        self.solved_weights = np.bincount(self.card_column, weights=deck.weights)
+
+    def storage(self, slots: int):
+        """Warm-start storage for the turns of ``slots`` states."""
+        return self.deck.packed.storage(slots)
+
+    def memo(self, slots: int) -> tuple:
+        """Per state and solved card: the last outcome distribution, its policy's hash and the
+        nodes it reaches (what :func:`~solver.engine.batch.solve_lanes` reuses while a policy
+        holds)."""
+        from solver.engine.batch import reach_words
+
+        cards = len(self.solved_cards)
+        return (np.zeros((slots, cards, self.deck.count)),
+                np.zeros((slots, cards), dtype=np.int64),
+                np.zeros((slots, cards, reach_words(self.deck.packed)), dtype=np.uint64))
+
+    def per_card(self, solved: np.ndarray) -> np.ndarray:
+        """Per state, from the solved cards' columns to every card's (a twin reads its
+        twin's)."""
+        return solved[:, self.card_column]
+
+    def solve(self, pay_rows: np.ndarray, slots: np.ndarray, store, tol: float,
+              max_rounds: int = 100_000, distribution: bool = False, memo=None,
+              push_tol: float = 1e-16, start: np.ndarray | None = None) -> TurnsSolved:
+        """Every card's turn for each state (one payoff row each): the states' values before
+        the card and, if asked, each outcome's probability under the turns' optimal policies,
+        to ``push_tol`` (``start``: warm-start each state's turns from these states' slots
+        instead of its own; ``memo``: per slot and solved card, the last distributions and
+        their policies' hashes, reused where the policy has not changed and updated in
+        place)."""
+        from solver.engine.batch import solve_lanes
+
+        deck = self.deck
+        cards = len(self.solved_cards)
+        problem = np.tile(self.solved_cards, len(pay_rows))
+        known = None
+        if memo is not None:
+            known = (memo[0][slots].reshape(-1, deck.count), memo[1][slots].ravel(),
+                     memo[2][slots].reshape(len(problem), -1))
+        out = solve_lanes(
+            deck.packed, problem, np.repeat(slots, cards), np.repeat(pay_rows, cards, axis=0),
+            store, tol=tol, max_rounds=max_rounds, distribution=distribution, known=known,
+            push_tol=push_tol, start_slot=None if start is None else np.repeat(start, cards))
+        if memo is not None:
+            memo[0][slots] = out[3].reshape(len(slots), cards, -1)
+            memo[1][slots] = out[4].reshape(len(slots), cards)
+            memo[2][slots] = out[5].reshape(len(slots), cards, -1)
+        dist = per_card = None
+        if distribution:
+            per_card = out[3].reshape(len(pay_rows), cards, -1)
+            dist = np.einsum("sco,c->so", per_card, self.solved_weights)
+        values = out[0].reshape(-1, cards) @ self.solved_weights
+        return TurnsSolved(values, dist, per_card, len(problem) if max_rounds else 0,
+                           int(out[1].sum()))
+
+
+@dataclass(frozen=True)
+class TurnsSolved:
+    """What :meth:`DeckLanes.solve` found: per state the value before the card and (when
+    asked) the outcome distribution over the deck, and per solved card; the lanes solved and
+    the Bellman updates they made."""
+
+    values: np.ndarray
+    dist: np.ndarray | None
+    per_card: np.ndarray | None
+    lanes: int
+    rounds: int
+
 
 class _Outcomes:
     """A growing table of outcome triples."""
@@ -103,6 +192,8 @@ def _card_map(model: TurnModel, rules: Rules, table: _Outcomes) -> OutcomeMap:
         idx = table.of(np.zeros(len(losses), dtype=np.int64), losses, np.zeros(len(losses)))
         first_rows[pos] = {int(i): float(Fraction(dist[lost])) for i, lost in
                            zip(idx, losses, strict=True)}
+    for pos in np.flatnonzero(model.first_lost):  # the turn ends with nothing won or lost
+        first_rows[pos] = {int(table.of(0, 0, False)[0]): 1.0}
     return OutcomeMap(model.problem, stop_out, end_out, first_rows, protect_out, base_out)
 
 

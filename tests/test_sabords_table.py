@@ -1,0 +1,83 @@
+"""The whole table (solver.sabords.table): two players reproduce the two-player game's table,
+three players reach a certified equilibrium, and the values behave as probabilities."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.sabords.game import GameSpec, solve_game
+from solver.sabords.rules import load_rules
+from solver.sabords.table.equilibrium import regret, solve_table
+from solver.sabords.table.states import NORMAL, RACE, TableSpec, final
+from solver.util import InputError
+
+T, L = 500, -300
+
+
+@pytest.fixture(scope="module")
+def three():
+    """Three players, three dice, target 500, scores floored at 0."""
+    return solve_table(TableSpec.of(load_rules().with_dice(3), 3, T, 0))
+
+
+@pytest.mark.parametrize("variants", [(), ("endgame-new-final-round",)])
+def test_two_players_reproduce_the_two_player_table(variants) -> None:
+    rules = load_rules(variants).with_dice(3)
+    table = solve_game(GameSpec(rules, T, L))
+    solution = solve_table(TableSpec.of(rules, 2, T, L))
+    layout = solution.layout
+    phases = {NORMAL: "normal", RACE: "sudden-death", final(1): "last"}
+    checked = 0
+    for name, phase in phases.items():
+        if name not in layout.phases:
+            continue
+        for scores in layout.scores(name):
+            if name == final(1) and scores[1] < layout.top:
+                continue  # a trigger below the target before the last turn: three players only
+            mine = solution.wins(name, scores)
+            theirs = table.win(int(scores[0]) * 100, int(scores[1]) * 100, phase)
+            assert mine[0] == pytest.approx(theirs, abs=1e-12), (name, scores)
+            assert mine.sum() == pytest.approx(1.0, abs=1e-12)
+            checked += 1
+    assert checked > 200
+    assert solution.stats["regret"] < 1e-12 and solution.stats["mixed_states"] == 0
+
+
+def test_three_players_certified(three) -> None:
+    stats = three.stats
+    assert stats["regret"] < 1e-12
+    assert stats["lowest_regret"] > -1e-12  # no state is worth more than its best turn
+    again = regret(three)  # every turn solved again from scratch
+    assert np.max(np.abs(again)) < 1e-12
+    sums = three.values[:three.layout.states].sum(axis=1)
+    assert np.max(np.abs(sums - 1.0)) < 1e-12
+    assert np.all(three.values >= -1e-15) and np.all(three.values <= 1 + 1e-12)
+
+
+def test_three_players_seats(three) -> None:
+    seats = three.seat_values()
+    assert seats.sum() == pytest.approx(1.0, abs=1e-12)
+    assert seats[0] > seats[1] > seats[2]  # moving first is worth something
+    # points play is a way of playing: its seat values are a probability vector too
+    points = np.array(three.stats["points_play"])
+    assert points.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_the_last_player_needs_to_beat_the_highest(three) -> None:
+    """The last turn of the final round against scores no Island can bring below the target:
+    the mover wins only by passing the highest score (three dice never make nine of a kind),
+    ties shared; the leader's value is the rest."""
+    layout = three.layout
+    top = layout.top
+    far = layout.high  # far above: no three-dice Island takes it below the target
+    lead = three.wins(final(1), [0, far, top])
+    assert lead[0] == pytest.approx(0.0, abs=1e-15)
+    assert lead[1] == pytest.approx(1.0, abs=1e-15)
+
+
+def test_spec_bounds() -> None:
+    with pytest.raises(InputError):
+        TableSpec.of(load_rules(), 6)
+    with pytest.raises(InputError):
+        TableSpec.of(load_rules(("ties-extra-round",)), 3)
