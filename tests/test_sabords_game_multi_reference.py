@@ -1,0 +1,196 @@
+"""Self-checks of the independent N-player reference solver (tests/sabords_game_multi_reference.py).
+
+Each check computes something a second way: the two-player reference for N = 2, fractions by
+hand for one die, the two-player reference's own turn solver for a last turn that only has to
+beat the leader, the brute-force points optimum for the tie rule, and the regret certificate.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from tests.sabords_game_multi_reference import (
+    Outcomes,
+    deck_turn,
+    mixed_states,
+    regret_n,
+    solve_reference_n,
+    solve_solver,
+    table,
+)
+from tests.sabords_game_reference import (
+    POINT_MIN,
+    Utility,
+    deck_value,
+    solve_reference,
+    turn_models,
+)
+
+T, L = 500, 0  # the three-player game of these tests: 3 dice, target 500, floor zero
+
+
+@pytest.fixture(scope="module")
+def three():
+    return solve_solver(3, 3, T, L)
+
+
+@pytest.fixture(scope="module")
+def three_table(three) -> dict:
+    return table(three)
+
+
+def test_two_players_equal_the_two_player_reference() -> None:
+    """N = 2 is the two-player game: normal, race = sudden death, final(1) = the last turn."""
+    ours = solve_reference_n(2, 3, 400, -200)
+    ref = solve_reference(3, 400, -200)
+    name = {"normal": "normal", "race": "sudden-death", "final": "last"}
+    assert {(name[k[0]], *k[-1]) for k in ours} == set(ref)
+    for key, (mine, other) in ours.items():
+        assert mine == pytest.approx(ref[(name[key[0]], *key[-1])], abs=1e-10), key
+        assert mine + other == pytest.approx(1.0, abs=1e-12), key
+
+
+def test_two_players_new_final_round_equals_the_reference() -> None:
+    variants = ("endgame-new-final-round",)
+    ours = solve_reference_n(2, 3, 300, -100, variants)
+    ref = solve_reference(3, 300, -100, variants)
+    name = {"normal": "normal", "race": "sudden-death", "final": "last"}
+    for key, (mine, _) in ours.items():
+        assert mine == pytest.approx(ref[(name[key[0]], *key[-1])], abs=1e-10), key
+
+
+def _rot(v: tuple) -> tuple:
+    """The next state's values in the current positions: (v[2], v[0], v[1])."""
+    return (v[2], v[0], v[1])
+
+
+def _add(*terms: tuple[Fraction, tuple]) -> tuple:
+    return tuple(sum(p * v[j] for p, v in terms) for j in range(3))
+
+
+def test_one_die_three_players_by_hand() -> None:
+    """One die, target 100, floor zero, three players. No reroll (it moves two dice), no
+    Island (at most 1 + 2 skulls), so a turn is a fixed distribution of points (see the
+    two-player test): P(1200) = 4/105, P(700) = 8/105, P(600) = 12/105, P(100) = 21/105,
+    P(nothing) = 4/7. Every score below the target is 0.
+      race: R = (3/7, 0, 0) + 4/7 rot(R), so R = (49, 28, 16) / 93;
+      last turn (0, t, x): the highest of (d, t, x) wins, ties shared; with t = x = 0 and
+        nothing scored, the race starts with the trigger: the mover gets R[2];
+      final(2) (0, 0, t): rot(F1(t, d)); normal: N = A + 4/7 rot(N), A = sum P(d) rot(F2(d)),
+        so N = (A + 4/7 rot(A) + 16/49 rot(rot(A))) / (1 - 64/343)."""
+    dist = {12: Fraction(4, 105), 7: Fraction(8, 105), 6: Fraction(12, 105),
+            1: Fraction(21, 105)}
+    q0 = 1 - sum(dist.values())
+    assert q0 == Fraction(4, 7)
+    race = tuple(Fraction(x, 93) for x in (49, 28, 16))
+    assert race == _add((Fraction(3, 7), (1, 0, 0)), (q0, _rot(race)))
+
+    def shares(scores: tuple[int, ...]) -> tuple:
+        best = max(scores)
+        tied = scores.count(best)
+        return tuple(Fraction(1, tied) if s == best else Fraction(0) for s in scores)
+
+    def last(t: int, x: int) -> tuple:
+        after = [(p, shares((d, t, x))) for d, p in dist.items()]
+        stay = (race[2], race[0], race[1]) if t == x == 0 else shares((0, t, x))
+        return _add(*after, (q0, stay))
+
+    def final2(t: int) -> tuple:
+        after = [(p, _rot(last(t, d))) for d, p in dist.items()]
+        return _add(*after, (q0, _rot(last(t, 0))))
+
+    a = _add(*[(p, _rot(final2(d))) for d, p in dist.items()])
+    normal = tuple(x / (1 - q0**3) for x in _add(
+        (Fraction(1), a), (q0, _rot(a)), (q0**2, _rot(_rot(a)))))
+    values = solve_reference_n(3, 1, 100, 0)
+    expect = {("race", (0, 0, 0)): race, ("normal", (0, 0, 0)): normal}
+    expect |= {("final", 2, (0, 0, 100 * t)): final2(t) for t in range(1, 13)}
+    expect |= {("final", 1, (0, 100 * t, 100 * x)): last(t, x)
+               for t in range(13) for x in range(13)}
+    assert set(values) == set(expect)
+    for key, want in expect.items():
+        assert values[key] == pytest.approx([float(w) for w in want], abs=1e-14), key
+    assert last(0, 0)[0] == Fraction(3, 7) + q0 * Fraction(16, 93)
+    assert regret_n(3, 1, 100, 0, values) == pytest.approx(dict.fromkeys(values, 0.0), abs=1e-14)
+
+
+def test_values_are_probabilities_summing_to_one(three_table) -> None:
+    for key, v in three_table.items():
+        assert all(-1e-14 <= x <= 1 + 1e-14 for x in v), key
+        assert sum(v) == pytest.approx(1.0, abs=1e-12), key
+
+
+def test_own_table_has_no_regret(three, three_table) -> None:
+    """A pure equilibrium (no state mixes in this game): nobody gains by changing a turn."""
+    assert mixed_states(three) == {}
+    regret = regret_n(3, 3, T, L, three_table)
+    assert set(regret) == set(three_table)
+    assert max(abs(r) for r in regret.values()) < 1e-12
+
+
+def test_regret_sees_a_wrong_value(three_table) -> None:
+    """A state that claims 0.01 too much for its mover has regret -0.01; a mover who lands
+    there with a value 0.01 too low gets less than the table says."""
+    wrong = dict(three_table)
+    key = ("normal", (300, 200, 100))
+    wrong[key] = (wrong[key][0] + 0.01, wrong[key][1], wrong[key][2] - 0.01)
+    regret = regret_n(3, 3, T, L, wrong)
+    assert regret[key] == pytest.approx(-0.01, abs=1e-12)
+    # the mover at (100, 300, 200) lands there, as its third player, by scoring nothing
+    before = ("normal", (100, 300, 200))
+    assert regret[before] < -1e-4
+    with pytest.raises(KeyError):
+        regret_n(3, 3, T, L, {key: wrong[key]})
+    assert regret_n(3, 3, T, L, {key: wrong[key]}, strict=False) == {}
+
+
+def test_last_turn_beating_the_leader(three_table) -> None:
+    """Last turn of the final round where even the largest Island (500 with 3 dice) leaves the
+    leader at or above T: the mover's value is the turn's best chance of ending above the
+    leader's score H (a tie with c others at H is worth 1 / (c + 1)), solved by the
+    two-player reference's turn solver."""
+    models = turn_models(3)
+    loss = Outcomes(models).losses[-1] * 100
+    assert loss == 500
+    states = [k for k in three_table if k[0] == "final" and k[1] == 1
+              and max(k[2][1:]) - loss >= T]
+    top = max(m.max_points() for m in models.values())
+    points = np.arange(POINT_MIN, top + 1, 100)
+    beat = np.zeros((len(states), len(points)))
+    for g, (_, _, (m, *others)) in enumerate(states):
+        high = max(others)
+        mine = np.maximum(L, m + points)
+        beat[g] = np.where(mine > high, 1.0, np.where(mine == high, 1 / (1 + others.count(high)),
+                                                      0.0))
+    util = Utility(beat, np.zeros((len(states), loss // 100 + 1)), np.ones(len(states)))
+    direct = deck_value(models, util)
+    assert len(states) > 500
+    for key, want in zip(states, direct, strict=True):
+        assert three_table[key][0] == pytest.approx(want, abs=1e-12), key
+    assert three_table[("final", 1, (0, 2200, 0))][0] == 0.0  # 2300 is beyond the best, 1800
+    assert three_table[("final", 1, (400, 2200, 2200))][0] > 0  # a tie at 2200: captain CCC
+
+
+def test_race_at_equal_scores_favours_the_mover(three_table) -> None:
+    """In the race at equal scores the first to play is ahead of the second, and the second of
+    the third; the normal phase's seats move with the same scores rotated."""
+    for s in range(L, T, 100):
+        first, second, third = three_table[("race", (s, s, s))]
+        assert first > second > third, s
+
+
+def test_tie_rule_takes_the_most_points() -> None:
+    """With nothing to gain (every outcome worth 0 to the mover), every turn ties, and the tie
+    rule plays the turn of the most expected points: the brute-force points optimum."""
+    models = turn_models(3)
+    out = Outcomes(models)
+    value, dist = deck_turn(models, out, np.zeros((1, out.size)))
+    assert value[0] == 0.0
+    top = max(m.max_points() for m in models.values())
+    util = Utility(np.arange(POINT_MIN, top + 1, 100, dtype=float)[None, :] / 100,
+                   np.zeros((1, out.losses[-1] + 1)), np.ones(1))
+    assert dist[0] @ out.own == pytest.approx(deck_value(models, util)[0], abs=1e-12)
+    assert dist.sum() == pytest.approx(1.0, abs=1e-14)
