@@ -152,6 +152,7 @@ async function drawBoard(route) {
   const { svg } = await runBoard((signal) =>
     post("/api/dragon/board", { position: state.position, route }, signal));
   $("#board").innerHTML = svg;
+  delete $("#board").dataset.drawn;  // (a test marks the old board to wait for the new one)
   markSwap();
   showStep();
 }
@@ -256,9 +257,9 @@ function drawAnswer(answer, hand) {
   el("td", {}, details(m))));
   $("#advice").replaceChildren(
     el("p", { id: "verdict", class: `verdict ${answer.reachable ? "stop" : "reroll"}`,
-              "data-reachable": answer.reachable, "data-cards-used": answer.cards_used,
+              "data-reachable": String(answer.reachable), "data-cards-used": answer.cards_used,
               "data-remaining": answer.remaining ?? "none" }, verdict),
-    el("p", { id: "optimal", "data-optimal": answer.optimal },
+    el("p", { id: "optimal", "data-optimal": String(answer.optimal) },
       answer.optimal ? "Proved optimal." : "Not proved optimal: the solver's work limit was " +
         "reached; this is the best route found."),
     el("p", { id: "cards-used", "data-cards": used.join(",") },

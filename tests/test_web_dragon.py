@@ -1,0 +1,297 @@
+"""Die Dracheninsel in the table companion: the API's answers are the command line's (the
+route byte for byte as ``treasure dragon route --json`` prints it, the patrol as ``patrol
+--json``), an impossible position is 422 with one line, the position file round-trips; and
+in Debian's headless Chromium, a position tapped on the page is the one its export names, and
+the route drawn is the CLI's route for that exported file."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from solver.cli import cli
+from solver.dragon.board import default_island
+from solver.dragon.position import position_from_data, position_toml
+from solver.dragon.svg import draw_board
+from tests.web_browser import PHONE, browser_missing, launch, off_screen, open_page
+
+HAND = ["flight", "swap-adjacent", "water", "mountain", "desert", "dragon-patrol"]
+# red on 3,1; yellow and blue carry a treasure on -1,-1; grey waits on the treasure field;
+# a dragon on 1,1; the tiles of 1,0 and 2,-2 swapped; 150 on the treasure field
+TAPS_POSITION = {
+    "treasure": 150, "dragons": ["1,1"],
+    "hunters": {"red": {"at": "3,1"}, "yellow": {"at": "-1,-1", "with": "blue"},
+                "blue": {"at": "-1,-1", "with": "yellow"}, "grey": {"at": "0,0"}},
+}
+
+
+def _position_data() -> dict:
+    """TAPS_POSITION with every tile (1,0 and 2,-2 swapped), as a position file gives it."""
+    isl = default_island()
+    tiles = {isl.names[v]: t for v, t in zip(isl.fields, isl.start_tiles(), strict=False)}
+    tiles["1,0"], tiles["2,-2"] = tiles["2,-2"], tiles["1,0"]
+    return {**TAPS_POSITION, "tiles": tiles}
+
+
+def cli_out(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def client():
+    from solver.web.app import create_app
+
+    return TestClient(create_app())
+
+
+@pytest.fixture(scope="module")
+def position_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("dragon") / "game.toml"
+    path.write_text(position_toml(position_from_data(_position_data(), default_island())),
+                    encoding="utf-8")
+    return path
+
+
+# -- the API ---------------------------------------------------------------------------------
+
+def test_the_route_is_the_cli_json_byte_for_byte(client, position_file):
+    body = {"position": tomllib.loads(position_file.read_text(encoding="utf-8")),
+            "hunter": "red", "hand": HAND}
+    answer = client.post("/api/dragon/route", json=body)
+    assert answer.status_code == 200
+    printed = cli_out("dragon", "route", "--position", str(position_file), "--hunter", "red",
+                      "--hand", ",".join(HAND), "--json")
+    assert answer.text == printed
+    doc = json.loads(printed)
+    assert doc["reachable"] and doc["optimal"] and doc["start"] == "3,1"
+    assert any(move["action"] == "flight" for move in doc["plan"])
+
+
+def test_the_patrol_is_the_cli_json(client, position_file):
+    body = {"position": tomllib.loads(position_file.read_text(encoding="utf-8")),
+            "hunter": "red"}
+    answer = client.post("/api/dragon/patrol", json=body)
+    assert answer.status_code == 200
+    assert answer.json() == json.loads(cli_out(
+        "dragon", "patrol", "--position", str(position_file), "--hunter", "red", "--json"))
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"dragons": ["1,1", "1,1"]}, "two dragons on one field"),
+    ({"dragons": ["1,1", "2,2", "-2,2"]}, "3 dragons, at most 2 play"),
+    ({"hunters": {"red": "1,1"}}, "red and a dragon on 1,1"),
+    ({"dragons": ["0,-4"]}, "in front of a boat"),
+    ({"hunters": {"red": "3,1", "blue": {"at": "2,2", "with": "red"}}}, "carries with red"),
+    ({"hunters": {"red": "3,1", "blue": "0,0", "grey": "0,0"}}, "on the treasure field"),
+    ({"treasure": 99}, "no coin of value 99"),
+    ({"tiles": {"1,0": "lava"}}, "unknown terrain"),
+    ({"hunters": {"red": "9,9"}}, "not on the island"),
+    ({"hunters": {"blue": "boat"}}, "hunter red is not on the board"),
+    ({"sea": 1}, "unknown key 'sea'"),
+])
+def test_an_impossible_position_is_422_with_one_line(client, change, words):
+    body = {"position": {**TAPS_POSITION, **change}, "hunter": "red", "hand": HAND}
+    answer = client.post("/api/dragon/route", json=body)
+    assert answer.status_code == 422, answer.text
+    detail = answer.json()["detail"]
+    assert words in detail and "\n" not in detail and "Traceback" not in detail
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"hunter": "red", "hand": ["lava"]}, "unknown card 'lava'"),
+    ({"hunter": "red", "hand": []}, "no card given"),
+    ({"hunter": "red", "hand": ["water"] * 7}, "hand"),
+    ({"hunter": "purple", "hand": ["water"]}, "unknown hunter colour"),
+    ({"hunter": "red", "hand": "water"}, "hand"),
+    ({"hunter": "red", "hand": ["water"], "goal": "boat"}, "carries no treasure"),
+    ({"hunter": "red", "hand": ["water"], "variants": ["no-such-reading"]}, "no-such-reading"),
+    ({"hunter": "red", "hand": ["water"], "me": 1}, "me: unknown field"),
+])
+def test_a_bad_query_is_422_with_one_line(client, body, words):
+    answer = client.post("/api/dragon/route", json=body)
+    assert answer.status_code == 422, answer.text
+    detail = answer.json()["detail"]
+    assert words in detail and "\n" not in detail
+
+
+def test_the_position_file_round_trips(client, position_file):
+    text = position_file.read_text(encoding="utf-8")
+    read = client.post("/api/dragon/position", json={"toml": text})
+    assert read.status_code == 200
+    assert read.json()["toml"] == text
+    again = client.post("/api/dragon/position", json={"position": read.json()["position"]})
+    assert again.json() == read.json()
+    assert read.json()["position"]["hunters"]["blue"] == {"at": "-1,-1", "with": "yellow"}
+    for bad, words in (({}, "send either"), ({"toml": "treasure = ="}, "malformed TOML"),
+                       ({"toml": text, "position": {}}, "send either")):
+        answer = client.post("/api/dragon/position", json=bad)
+        assert answer.status_code == 422 and words in answer.json()["detail"]
+
+
+def test_the_board_names_every_place_and_numbers_the_route(client, position_file):
+    isl = default_island()
+    data = tomllib.loads(position_file.read_text(encoding="utf-8"))
+    route = json.loads(cli_out("dragon", "route", "--position", str(position_file), "--hunter",
+                               "red", "--hand", ",".join(HAND), "--json"))
+    svg = client.post("/api/dragon/board", json={"position": data, "route": route}).json()["svg"]
+    for name in isl.names:
+        assert f'data-field="{name}"' in svg
+    assert "reconstructed layout" in svg
+    for step, move in enumerate(route["plan"], 1):
+        if move["action"] in ("step", "flight") or move["card"]:
+            assert f'data-step="{step}"' in svg
+    # the command line's picture is the same drawing without the labels
+    plain = draw_board(position_from_data(data, isl), route)
+    assert "data-" not in plain
+    assert plain.count("<polygon") == svg.count("<polygon")
+
+
+def test_the_options_name_the_cards_as_printed(client):
+    opts = client.get("/api/dragon/options").json()
+    names = {card["name"]: card["german"] for card in opts["cards"]}
+    assert names["flight"] == "Tollkühner Flug"
+    assert names["swap-adjacent"] == "Zerstörende Kräfte"
+    assert names["water+volcano"] == "Wasser+Vulkan"
+    assert len(opts["hunters"]) == 6 and opts["hand_size"] == 6
+    assert opts["opening"]["hunters"]["red"] == {"at": "boat"}
+
+
+# -- in the browser --------------------------------------------------------------------------
+
+REASON = browser_missing()
+browser_only = pytest.mark.skipif(REASON is not None, reason=f"browser tests: {REASON}")
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    from solver.web.app import create_app
+    from solver.web.serve import in_thread
+
+    with in_thread(create_app()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    page = browser.new_page(viewport=PHONE)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def tap_field(page, name: str) -> None:
+    """Tap a field (or boat) of the board and wait for the board to be drawn again."""
+    page.evaluate("document.querySelector('#board').dataset.drawn = 'old'")
+    page.locator(f'#board [data-field="{name}"]').dispatch_event("click")
+    page.wait_for_function("document.querySelector('#board svg') && "
+                           "!document.querySelector('#board').dataset.drawn")
+
+
+def tap_position(page) -> None:
+    """TAPS_POSITION, tapped: hunters, the pair, the waiter, a dragon, a swap, the treasure."""
+    page.click('#tools [data-value="remove"]')
+    for colour in ("brown", "green"):
+        tap_field(page, f"boat:{colour}")
+    page.click('#tools [data-value="hunter"]')
+    for colour, field in (("red", "3,1"), ("yellow", "-1,-1"), ("blue", "-1,-1"),
+                          ("grey", "0,0")):
+        page.click(f'#colours [data-value="{colour}"]')
+        tap_field(page, field)
+    page.click('#tools [data-value="dragon"]')
+    tap_field(page, "1,1")
+    page.click('#tools [data-value="swap"]')
+    page.locator('#board [data-field="1,0"]').dispatch_event("click")
+    tap_field(page, "2,-2")
+    page.click('#treasure [data-value="150"]')
+
+
+def exported(page) -> str:
+    page.evaluate("document.querySelector('#position-file').value = ''")
+    page.click("#export")
+    page.wait_for_function("document.querySelector('#position-file').value !== ''")
+    return page.input_value("#position-file")
+
+
+@browser_only
+def test_a_tapped_position_gets_the_cli_route_drawn(base_url, phone, tmp_path):
+    open_page(phone, f"{base_url}/dragon.html")
+    assert "reconstructed layout" in phone.inner_text("#board-warning")
+    tap_position(phone)
+    text = exported(phone)
+    assert position_from_data(tomllib.loads(text), default_island()) == position_from_data(
+        _position_data(), default_island())
+    for card in HAND:
+        phone.click(f'#card-palette [data-card="{card}"]')
+    phone.click('#mover [data-value="red"]')
+    phone.wait_for_selector(f'#advice[data-hunter="red"][data-hand="{",".join(HAND)}"]',
+                            state="attached", timeout=120_000)
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    doc = json.loads(cli_out("dragon", "route", "--position", str(path), "--hunter", "red",
+                             "--hand", ",".join(HAND), "--json"))
+    verdict = phone.locator("#verdict")
+    assert verdict.get_attribute("data-reachable") == str(doc["reachable"]).lower()
+    assert verdict.get_attribute("data-cards-used") == str(doc["cards_used"])
+    assert phone.get_attribute("#optimal", "data-optimal") == str(doc["optimal"]).lower()
+    rows = phone.evaluate("""() => [...document.querySelectorAll('#plan tbody tr')].map(
+        (tr) => [tr.dataset.action, tr.dataset.to, tr.dataset.card])""")
+    assert rows == [[m["action"], m["to"], m["card"] or ""] for m in doc["plan"]]
+    used = [c for m in doc["plan"] for c in (m["card"], m.get("pay"), m.get("with")) if c]
+    assert phone.get_attribute("#cards-used", "data-cards") == ",".join(used)
+    left = list(HAND)
+    for card in used:
+        left.remove(card)
+    assert phone.get_attribute("#cards-left", "data-cards") == ",".join(left)
+    assert "Tollkühner Flug (flight)" in phone.inner_text("#plan")
+    # every move that walks or flies is drawn, a flight as a dashed arc
+    for step, move in enumerate(doc["plan"], 1):
+        if move["action"] in ("step", "flight"):
+            assert phone.locator(f'#board [data-step="{step}"]').count() >= 1
+    flight = next(i for i, m in enumerate(doc["plan"], 1) if m["action"] == "flight")
+    assert phone.locator(f'#board path[data-step="{flight}"]').count() == 1
+    # move by move: after one step back, the last move's drawing is hidden
+    phone.click("#step-prev")
+    last = len(doc["plan"])
+    assert phone.locator(f'#board [data-step="{last}"]').first.is_hidden()
+    assert phone.locator('#board [data-step="1"]').first.is_visible()
+    # the dragon patrol in hand: the CLI's suggestion
+    patrol = json.loads(cli_out("dragon", "patrol", "--position", str(path), "--hunter", "red",
+                                "--json"))
+    phone.wait_for_selector("#patrol-advice", state="attached")
+    assert phone.get_attribute("#patrol-advice", "data-to") == patrol["to"]
+    phone.screenshot(path=tmp_path / "dragon.png", full_page=True)
+    assert off_screen(phone) == []
+
+
+@browser_only
+def test_import_and_an_impossible_position(base_url, phone, tmp_path):
+    open_page(phone, f"{base_url}/dragon.html")
+    text = position_toml(position_from_data(_position_data(), default_island()))
+    phone.fill("#position-file", text)
+    phone.click("#import")
+    phone.wait_for_function("document.querySelector('#board [data-field=\"1,1\"]')")
+    assert exported(phone) == text
+    # a third dragon: the server's one line, on the status line
+    phone.click('#tools [data-value="dragon"]')
+    for field in ("2,2", "-2,2"):
+        phone.locator(f'#board [data-field="{field}"]').dispatch_event("click")
+    phone.wait_for_selector("#status.error", state="attached")
+    assert phone.inner_text("#status") == "position: 3 dragons, at most 2 play"
