@@ -136,7 +136,7 @@ def _print_table(headers, rows, align) -> None:
 @game_position_options
 @click.argument("dice")
 def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json, variants,
-         me, opponent, sudden_death, target, dice) -> None:
+         me, opponent, sudden_death, scores, trigger, race, target, dice) -> None:
     """What to do with the dice showing: stop, or which dice to reroll; on an Island of
     Skulls roll, which dice are rolled and what each opponent loses. With the scoreboard
     (--me and --opponent, two players), the option that wins the game most often, each
@@ -148,8 +148,10 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
       treasure sabords hold --card none --objective reach:1000 --json CCCDDMPX
       treasure sabords hold XXXXCCDM
       treasure sabords hold --card captain --me 5400 --opponent 5900 CCDMPSXX
+      treasure sabords hold --card none --scores 200,400,300 --target 500 \\
+          --variant score-floor-zero CCDMPSXX
     """
-    from solver.sabords.game_cli import game_table, hold_for_game_text
+    from solver.sabords.game_cli import game_table, hold_for_game_text, whole_table
     from solver.sabords.objective import parse_objective
     from solver.sabords.queries import hold_answer
 
@@ -160,11 +162,13 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
                              objective=objective if given else None,
                              sorceress_used=sorceress_used, rerolled=rerolled, me=me,
                              opponent=opponent, sudden_death=sudden_death, target=target,
-                             variants=variants, use_cache=not no_cache, progress=status)
+                             variants=variants, use_cache=not no_cache, progress=status,
+                             scores=scores, trigger=trigger, race=race,
+                             whole=whole_table(not no_cache))
     if as_json:
         click.echo(dumps_json(advice), nl=False)
         return
-    if "me" in advice:
+    if "me" in advice or "scores" in advice:
         hold_for_game_text(advice, show_all)
         return
     goal = parse_objective(advice["objective"])

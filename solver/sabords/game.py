@@ -117,11 +117,16 @@ class GameTable:
     def headline(self) -> dict:
         """The numbers ``treasure sabords game`` prints (JSON field names are a contract)."""
         versus = self.stats["optimal_vs_points"]
+        first, points = self.first_player_wins, self.stats["points_play"]["first_player_wins"]
         return {
+            "players": 2,
             "target": self.spec.target,
             "variants": list(self.spec.rules.variants),
-            "first_player_wins": self.first_player_wins,
-            "points_play": dict(self.stats["points_play"]),
+            "exact": True,
+            "seat_wins": [first, 1.0 - first],
+            "regret": max(self.stats["residual"].values()),
+            "first_player_wins": first,
+            "points_play": {**self.stats["points_play"], "seat_wins": [points, 1.0 - points]},
             "optimal_vs_points": dict(versus),
             "gain": versus["a_average"] - 0.5,
             "solve": {"newton_steps": self.stats["sweeps"], "residual": self.stats["residual"],

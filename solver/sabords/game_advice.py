@@ -54,8 +54,16 @@ def _payoffs(table: GameTable, phase: str, me: int, opponent: int, own, loss, wi
 
 def card_turn_values(table: GameTable, card: str, me: int, opponent: int, phase: str):
     """The card's turn at this position: (outcome map, payoffs per outcome, solution)."""
-    om, own, loss, win = card_turn(table.spec.rules.card(card).name, table.spec.rules)
-    pay = _payoffs(table, phase, me, opponent, own, loss, win)
+    return card_turn_by_payoffs(
+        table.spec.rules, card,
+        lambda own, loss, win: _payoffs(table, phase, me, opponent, own, loss, win))
+
+
+def card_turn_by_payoffs(rules, card: str, pay_of):
+    """The card's turn with ``pay_of(own, loss, win)`` the mover's payoff of each outcome of
+    the card's own outcome table: (outcome map, payoffs, solution)."""
+    om, own, loss, win = card_turn(rules.card(card).name, rules)
+    pay = pay_of(own, loss, win)
     return om, pay, solve(om.explicit(pay))
 
 
@@ -75,16 +83,26 @@ def game_hold(table: GameTable, card: str, me: int, opponent: int, phase: str, d
               sorceress_used: bool = False, rerolled: bool = False) -> dict:
     """Every option for the dice showing, valued by P(win) + 1/2 P(tie), best first; and the
     option that maximises the turn's expected points (``points_best``)."""
-    rules = table.spec.rules
+    return hold_by_payoffs(
+        table.spec.rules, card, dice,
+        lambda own, loss, win: _payoffs(table, phase, me, opponent, own, loss, win),
+        {"me": me, "opponent": opponent, "phase": phase},
+        sorceress_used=sorceress_used, rerolled=rerolled)
+
+
+def hold_by_payoffs(rules, card: str, dice: str, pay_of, position: dict, *,
+                    sorceress_used: bool = False, rerolled: bool = False) -> dict:
+    """:func:`game_hold` for any scoreboard: ``pay_of(own, loss, win)`` gives the mover's
+    P(win) after each outcome of the card's outcome table, ``position`` the fields that
+    describe the position in the answer."""
     card = rules.card(card).name
     points = advise(card, Objective("points"), rules, dice, sorceress_used=sorceress_used,
                     rerolled=rerolled)
-    om, pay, sol = card_turn_values(table, card, me, opponent, phase)
+    om, pay, sol = card_turn_by_payoffs(rules, card, pay_of)
     counts = np.array(parse_dice(dice, rules))
     space = om.problem.space
     pos = int(space.index(counts) - space.full[0])
-    head = {"card": card, "dice": format_dice(counts, rules), "me": me, "opponent": opponent,
-            "phase": phase, "objective": "win"}
+    head = {"card": card, "dice": format_dice(counts, rules), **position, "objective": "win"}
     if "island" in points:  # the Island of Skulls: nothing is chosen under the default reading
         value = sum(q * pay[o] for o, q in om.first_rows[pos].items())
         return {**points, **head, "value": float(value), "points_best": points.get("best")}

@@ -9,7 +9,21 @@ from solver.util import dumps_json
 
 
 def game_position_options(func):
-    """``--me``, ``--opponent``, ``--sudden-death`` and ``--target``: a position of the game."""
+    """``--me``, ``--opponent``, ``--sudden-death``, ``--scores``, ``--trigger``, ``--race``
+    and ``--target``: a position of the game (two players, or the whole table)."""
+    func = click.option("--race", is_flag=True,
+                        help="With --scores: the trigger player dropped below the target "
+                             "after the final round; the first to end a turn at or above it "
+                             "wins at once.")(func)
+    func = click.option("--trigger", type=int, default=None, metavar="P",
+                        help="With --scores: the position in --scores (2 to N) of the player "
+                             "who triggered the final round; those listed after P have played "
+                             "their last turn. Default: the one other score at or above the "
+                             "target.")(func)
+    func = click.option("--scores", default=None, metavar="A,B[,C...]",
+                        help="Every player's score, mine first, then the others in the order "
+                             "they play after me (2 to 5 players; --me A --opponent B is "
+                             "--scores A,B).")(func)
     func = click.option("--target", type=int, default=None,
                         help="Points to reach (default 6000; 5000 and 8000 are the French "
                              "rulebook's shorter and longer games; any multiple of 100 up "
@@ -33,6 +47,13 @@ def game_table(use_cache: bool = True):
     return lambda spec: load_game(spec, use_cache=use_cache, progress=True)
 
 
+def whole_table(use_cache: bool = True):
+    """The command line's source of whole-table solutions (three players or more)."""
+    from solver.sabords.table.answers import load_table
+
+    return lambda spec: load_table(spec, use_cache=use_cache, progress=True)
+
+
 @click.command()
 @game_position_options
 @click.option("--card", default=None, help="The card just drawn (default: before the draw).")
@@ -41,16 +62,21 @@ def game_table(use_cache: bool = True):
                    "variants`.")
 @click.option("--no-cache", is_flag=True, help="Solve the game again instead of using the "
                                                 "cached table.")
+@click.option("--players", type=int, default=None,
+              help="Players at the table, 2 to 5 (default 2): the headline for that many.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def game(me, opponent, sudden_death, target, card, variants, no_cache, as_json) -> None:
-    """The whole two-player game, solved exactly: P(win) + 1/2 P(tie) under optimal play.
+def game(me, opponent, sudden_death, scores, trigger, race, target, card, variants, no_cache,
+         players, as_json) -> None:
+    """The whole game, solved exactly: P(win) + shares of ties under optimal play.
 
-    Without a position: the first player's chance from 0 to 0 before the first card, the
-    same when both players maximise each turn's points instead, and how much more often an
-    optimal player beats a points-maximiser than 1/2 (both seats averaged). With --me and
-    --opponent: my chance from that position (before my card, or with --card after it).
-    The first solve of a target and reading takes under a minute (48 to 54 s at 6000 on
-    two cores) and is then cached; `make solve` caches the default game at 5000, 6000 and 8000.
+    Without a position: each seat's chance from the opening before the first card, the
+    same when everyone maximises each turn's points instead, and (two players) how much more
+    often an optimal player beats a points-maximiser than 1/2 (both seats averaged). With
+    --me and --opponent, or --scores: my chance from that position (before my card, or with
+    --card after it), and with --scores everyone's. The first two-player solve of a target
+    and reading takes under a minute (48 to 54 s at 6000 on two cores) and is then cached;
+    `make solve` caches the default game at 5000, 6000 and 8000. Three players are solved
+    exactly for small tables (for example --target 500 --variant score-floor-zero).
 
     \b
     Examples:
@@ -58,25 +84,27 @@ def game(me, opponent, sudden_death, target, card, variants, no_cache, as_json) 
       treasure sabords game --target 8000 --json
       treasure sabords game --me 5400 --opponent 5900
       treasure sabords game --me 4700 --opponent 6200 --card captain --json
+      treasure sabords game --players 3 --target 500 --variant score-floor-zero
+      treasure sabords game --scores 200,400,300 --target 500 --variant score-floor-zero
     """
     from solver.sabords.queries import game_answer
 
     result = game_answer(game_table(not no_cache), me=me, opponent=opponent,
                          sudden_death=sudden_death, target=target, card=card,
-                         variants=variants)
+                         variants=variants, players=players, scores=scores, trigger=trigger,
+                         race=race, whole=whole_table(not no_cache))
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
-    if "first_player_wins" in result:
-        head = result
-        click.echo(f"target {head['target']}"
-                   + (f", variants {', '.join(head['variants'])}" if head["variants"] else ""))
-        rows = [("first player wins, optimal play", head["first_player_wins"]),
-                ("first player wins, both play for points",
-                 head["points_play"]["first_player_wins"]),
-                ("optimal beats points play, both seats", 0.5 + head["gain"])]
-        for label, value in rows:
-            click.echo(f"  {label.ljust(42)} {value:.6f}")
+    if "seat_wins" in result:
+        _headline_text(result)
+        return
+    if "wins" in result and result["players"] > 2:
+        when = f"with {card} drawn" if card else "before the card"
+        click.echo(f"scores {','.join(map(str, result['scores']))} ({result['phase']}, target "
+                   f"{result['target']}), {when}: P(win) {result['win']:.6f}")
+        click.echo("everyone, in the order given: "
+                   + "  ".join(f"{w:.6f}" for w in result["wins"]))
         return
     me, opponent, phase = result["me"], result["opponent"], result["phase"]
     when = f"with {card} drawn" if card else "before the card"
@@ -84,11 +112,36 @@ def game(me, opponent, sudden_death, target, card, variants, no_cache, as_json) 
                f"P(win) {result['win']:.6f}")
 
 
+def _headline_text(head: dict) -> None:
+    """The headline for people: each seat's P(win), optimal and points play."""
+    click.echo(f"{head['players']} players, target {head['target']}"
+               + (f", variants {', '.join(head['variants'])}" if head["variants"] else ""))
+    if head["players"] == 2:
+        rows = [("first player wins, optimal play", head["first_player_wins"]),
+                ("first player wins, both play for points",
+                 head["points_play"]["first_player_wins"]),
+                ("optimal beats points play, both seats", 0.5 + head["gain"])]
+        for label, value in rows:
+            click.echo(f"  {label.ljust(42)} {value:.6f}")
+        return
+    from solver.text import table
+
+    rows = [[f"seat {i + 1}", f"{opt:.6f}", f"{pts:.6f}"] for i, (opt, pts) in
+            enumerate(zip(head["seat_wins"], head["points_play"]["seat_wins"], strict=True))]
+    click.echo(table(["seat", "optimal play", "points play"], rows, "lrr"), nl=False)
+    click.echo(f"exact: largest regret {head['regret']:.1e} over "
+               f"{head['solve']['states']:,} states")
+
+
 def hold_for_game_text(advice: dict, show_all: bool) -> None:
     """``hold`` with the scoreboard, for people: each option's P(win), best first."""
     from solver.util import distinguishing_digits
 
-    me, opponent, phase = advice["me"], advice["opponent"], advice["phase"]
+    if "scores" in advice:
+        where = f"scores {','.join(map(str, advice['scores']))}"
+    else:
+        where = f"me {advice['me']} against {advice['opponent']}"
+    phase = advice["phase"]
     if advice.get("island"):  # the Island of Skulls: nothing to choose
         from solver.sabords.advice import island_text
 
@@ -102,7 +155,7 @@ def hold_for_game_text(advice: dict, show_all: bool) -> None:
     def name(option) -> str:
         return "STOP" if option["action"] == "stop" else f"REROLL {option['reroll']}"
 
-    click.echo(f"{advice['card']}, {advice['dice']}, me {me} against {opponent} ({phase}): "
+    click.echo(f"{advice['card']}, {advice['dice']}, {where} ({phase}): "
                f"{name(best)}  (P(win) {best['value']:.{digits}f})")
     if advice["points_differs"]:
         pb = advice["points_best"]

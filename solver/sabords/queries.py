@@ -40,7 +40,9 @@ def hold_answer(card: str, dice: str, table: TableSource, *, objective: str | No
                 me: int | None = None, opponent: int | None = None,
                 sudden_death: bool = False, target: int | None = None,
                 variants: Sequence[str] = (), use_cache: bool = True,
-                progress: Callable[[str], None] | None = None) -> dict:
+                progress: Callable[[str], None] | None = None, scores: str | None = None,
+                trigger: int | None = None, race: bool = False,
+                whole: Callable | None = None) -> dict:
     """``treasure sabords hold --json``: every option for the dice showing, best first.
 
     Without the scoreboard, valued by ``objective`` (default ``points``) over this turn; with
@@ -50,6 +52,17 @@ def hold_answer(card: str, dice: str, table: TableSource, *, objective: str | No
     from solver.sabords.advice import advise
     from solver.sabords.objective import Objective, parse_objective
 
+    listed = _scores(me, opponent, sudden_death, scores, trigger, race)
+    if listed is not None and len(listed) == 2:
+        if trigger is not None and trigger != 2:
+            raise InputError(f"bad trigger {trigger}: with two players only 2")
+        (me, opponent), sudden_death, listed = listed, race, None
+    if listed is not None:
+        if objective is not None:
+            raise InputError("--objective is a turn objective; with --scores the objective "
+                             "is winning the game")
+        return _table_hold(whole, game_spec(target, variants), listed, trigger, race, card,
+                           dice, sorceress_used=sorceress_used, rerolled=rerolled)
     if not reads_scoreboard(me, opponent, sudden_death, target):
         from solver.sabords.rules import load_rules
 
@@ -77,16 +90,104 @@ def hold_answer(card: str, dice: str, table: TableSource, *, objective: str | No
 
 def game_answer(table: TableSource, *, me: int | None = None, opponent: int | None = None,
                 sudden_death: bool = False, target: int | None = None,
-                card: str | None = None, variants: Sequence[str] = ()) -> dict:
-    """``treasure sabords game --json``: the headline without a position; with ``me`` and
-    ``opponent``, my P(win) + 1/2 P(tie) before the card (or with ``card`` drawn)."""
+                card: str | None = None, variants: Sequence[str] = (),
+                players: int | None = None, scores: str | None = None,
+                trigger: int | None = None, race: bool = False,
+                whole: Callable | None = None) -> dict:
+    """``treasure sabords game --json``: the headline without a position (for ``players``,
+    default two); with ``me`` and ``opponent``, or ``scores`` (mine first, then the others in
+    playing order; ``trigger``, ``race``: see :mod:`solver.sabords.table.answers`), my P(win)
+    + shares of ties before the card (or with ``card`` drawn). ``whole`` gives the solved
+    table of three players or more for a :class:`~solver.sabords.table.states.TableSpec`."""
     from solver.sabords.game_advice import phase_of, position
 
     spec = game_spec(target, variants)
+    listed = _scores(me, opponent, sudden_death, scores, trigger, race)
+    if listed is not None:
+        if players is not None and players != len(listed):
+            raise InputError(f"--players {players} but {len(listed)} scores")
+        if len(listed) > 2:
+            return _table_position(whole, spec, listed, trigger, race, card)
+        me, opponent = listed
+        sudden_death = sudden_death or race
+        if trigger is not None and trigger != 2:
+            raise InputError(f"bad trigger {trigger}: with two players only 2")
     if me is None and opponent is None and not sudden_death and card is None:
-        return table(spec).headline()
+        n = 2 if players is None else players
+        if n == 2:
+            return table(spec).headline()
+        return _table_headline(whole, spec, n)
     _both(me, opponent)
     phase = phase_of(spec, me, opponent, sudden_death)
     if card is not None:
         spec.rules.card(card)
-    return position(table(spec), me, opponent, phase, card)
+    answer = position(table(spec), me, opponent, phase, card)
+    if listed is None:
+        return answer
+    return {**answer, "players": 2, "scores": [me, opponent], "exact": True,
+            "wins": [answer["win"], 1.0 - answer["win"]]}
+
+
+def _scores(me, opponent, sudden_death, scores, trigger, race) -> tuple[int, ...] | None:
+    """The scores of a position given as ``--scores`` (``None`` when it is not)."""
+    from solver.sabords.table.answers import parse_scores
+    from solver.sabords.table.states import MAX_PLAYERS, MIN_PLAYERS
+
+    if scores is None:
+        if trigger is not None or race:
+            raise InputError("--trigger and --race go with --scores")
+        return None
+    if me is not None or opponent is not None or sudden_death:
+        raise InputError("give the position either as --scores or as --me and --opponent")
+    listed = parse_scores(scores)
+    if not MIN_PLAYERS <= len(listed) <= MAX_PLAYERS:
+        raise InputError(f"{len(listed)} scores: a game has {MIN_PLAYERS} to {MAX_PLAYERS} "
+                         "players")
+    return listed
+
+
+def _table_spec(spec: GameSpec, players: int):
+    from solver.sabords.table.states import TableSpec
+
+    if players >= 4:
+        raise InputError(f"{players} players: exact tables are solved for two and three "
+                         "players; the four- and five-player advice rule is not built yet")
+    return TableSpec(spec, players)
+
+
+def _table_headline(whole, spec: GameSpec, players: int) -> dict:
+    from solver.sabords.table.answers import headline
+
+    return headline(whole(_table_spec(spec, players)))
+
+
+def _table_position(whole, spec: GameSpec, scores: tuple[int, ...], trigger, race,
+                    card) -> dict:
+    from solver.sabords.table.answers import phase_of, position
+    from solver.sabords.table.states import Layout
+
+    table_spec = _table_spec(spec, len(scores))
+    phase, units = phase_of(Layout(table_spec), scores, trigger, race)
+    if card is not None:
+        spec.rules.card(card)
+    return position(whole(table_spec), phase, units, card)
+
+
+def _table_hold(whole, spec: GameSpec, scores: tuple[int, ...], trigger, race, card, dice,
+                **flags) -> dict:
+    """``hold`` at a table of three or more: every option's P(win) from the solved table."""
+    from solver.sabords.advice import advise
+    from solver.sabords.game_advice import hold_by_payoffs
+    from solver.sabords.objective import Objective
+    from solver.sabords.table.answers import mover_payoffs, phase_of
+    from solver.sabords.table.states import Layout
+
+    table_spec = _table_spec(spec, len(scores))
+    phase, units = phase_of(Layout(table_spec), scores, trigger, race)
+    advise(card, Objective("points"), spec.rules, dice, **flags)  # the turn's own checks first
+    solution = whole(table_spec)
+    return hold_by_payoffs(
+        spec.rules, card, dice,
+        lambda own, loss, win: mover_payoffs(solution, phase, units, own, loss, win),
+        {"players": len(scores), "scores": list(scores), "phase": phase, "exact": True},
+        **flags)

@@ -151,11 +151,15 @@ class Layout:
             out.append(phase.start + np.argsort(-total, kind="stable"))
         return np.concatenate(out)
 
-    def successors(self, name: str, scores: np.ndarray) -> np.ndarray:
-        """``(states, outcomes)``: the row each outcome of the deck leads to from these states
-        of phase ``name``."""
-        deck, n, low, top = self.deck, self.players, self.low, self.top
-        own, loss, win = deck.own, deck.loss, deck.win
+    def successors(self, name: str, scores: np.ndarray, outcomes: tuple | None = None
+                   ) -> np.ndarray:
+        """``(states, outcomes)``: the row each outcome leads to from these states of phase
+        ``name``; the outcomes are the deck's (:func:`deck_turns`) unless given as ``(own,
+        loss, win)`` arrays (one card's own table, for a question about one turn)."""
+        n, low, top = self.players, self.low, self.top
+        deck = self.deck
+        own, loss, win = (deck.own, deck.loss, deck.win) if outcomes is None else outcomes
+        scores = np.atleast_2d(scores)
         mover = np.maximum(scores[:, :1] + own[None, :], low)
         others = np.maximum(scores[:, 1:, None] - loss[None, None, :], low)
         after = np.concatenate([others, mover[:, None, :]], axis=1)  # rotated: (s, n, o)

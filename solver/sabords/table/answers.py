@@ -1,0 +1,169 @@
+"""Answers about the whole table, for the command line and the web API alike: the headline
+(each seat's P(win) from the opening), a position's value for every player, and what to hold.
+
+A position is given as scores in points, mine first and then the others in the order they play
+after me; in the final round, ``trigger`` names the position (2 to N) of the player who
+reached the target: those listed after it have played their last turn, those between me and it
+still play theirs. Without ``trigger``, exactly one other score at or above the target makes
+that player the trigger. ``race`` marks the race after the trigger player dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from solver.sabords.table.equilibrium import TableSolution, solve_table
+from solver.sabords.table.states import NORMAL, RACE, Layout, TableSpec, final
+from solver.sabords.turn_lanes import UNIT
+from solver.util import InputError
+
+# The largest table solved on request: every state's turns are solved a few times per step,
+# and the whole table is kept in memory (:mod:`solver.sabords.table.equilibrium`).
+MAX_STATES = 400_000
+CACHE_VERSION = 1
+
+
+def parse_scores(text: str) -> tuple[int, ...]:
+    """``"4700,6200,3100"`` -> points, mine first (a one-line error for anything else)."""
+    parts = [p.strip() for p in str(text).split(",")]
+    try:
+        scores = tuple(int(p) for p in parts)
+    except ValueError:
+        raise InputError(f"bad scores {text!r}: whole numbers of points separated by commas, "
+                         "mine first (e.g. 4700,6200,3100)") from None
+    return scores
+
+
+def phase_of(layout: Layout, scores: Sequence[int], trigger: int | None = None,
+             race: bool = False) -> tuple[str, tuple[int, ...]]:
+    """The phase of a position and its scores in units, or a one-line error for a position
+    that cannot happen."""
+    n, top = layout.players, layout.top * UNIT
+    if len(scores) != n:
+        raise InputError(f"{len(scores)} scores for a {n}-player game: give every player's, "
+                         "mine first")
+    for i, score in enumerate(scores):
+        who = "my score" if i == 0 else f"score {i + 1}"
+        if score % UNIT:
+            raise InputError(f"{who} {score} is not a multiple of {UNIT}")
+        if score < layout.low * UNIT:
+            raise InputError(f"{who} {score} is below the lowest score the table keeps "
+                             f"({layout.low * UNIT})")
+        if score > layout.high * UNIT:
+            raise InputError(f"{who} {score} is above any score this game reaches "
+                             f"({layout.high * UNIT})")
+    units = tuple(s // UNIT for s in scores)
+    if scores[0] >= top:
+        raise InputError(f"my score {scores[0]} is at or above the target {top}: the player "
+                         "to move is always below it")
+    above = [i for i in range(1, n) if scores[i] >= top]
+    if race:
+        if trigger is not None:
+            raise InputError("--race and --trigger exclude each other")
+        if RACE not in layout.phases:
+            raise InputError("there is no race under endgame-new-final-round: a drop below the "
+                             "target goes back to normal play")
+        if above:
+            raise InputError("the race is played with every score below the target")
+        return RACE, units
+    if trigger is None:
+        if not above:
+            return NORMAL, units
+        if len(above) > 1:
+            raise InputError("more than one score at or above the target: say which player "
+                             "triggered the final round (--trigger)")
+        trigger = above[0] + 1
+    if not 2 <= trigger <= n:
+        raise InputError(f"bad trigger {trigger}: the position of a score in the list, 2 to {n}")
+    k = trigger - 1
+    still = [i for i in range(1, k) if scores[i] >= top]
+    if still:
+        raise InputError(f"score {still[0] + 1} is at or above the target but that player "
+                         "still has a last turn: only the trigger player and those who have "
+                         "played may be there")
+    return final(k), units
+
+
+def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = False
+               ) -> TableSolution:
+    """The solved table for ``spec``: from the disk cache when allowed and intact, else
+    solved and cached (refused past :data:`MAX_STATES`)."""
+    from solver.cache import load_or_build
+
+    layout = Layout(spec)
+    if layout.states > MAX_STATES:
+        raise InputError(
+            f"the {spec.players}-player table at target {spec.game.target} with scores down "
+            f"to {spec.game.low} has {layout.states:,} states; this version solves up to "
+            f"{MAX_STATES:,} (a smaller --target, or --players 2)")
+
+    def build() -> dict[str, np.ndarray]:
+        if progress:
+            print(f"solving the {spec.players}-player game (target {spec.game.target}, lowest "
+                  f"score {spec.game.low}); it is cached afterwards", file=sys.stderr,
+                  flush=True)
+        solution = solve_table(spec, progress=progress)
+        meta = json.dumps(solution.stats, sort_keys=True).encode()
+        return {"values": solution.values, "mixed": solution.mixed,
+                "dist": solution.dist, "stats": np.frombuffer(meta, dtype=np.uint8)}
+
+    key = {"version": CACHE_VERSION, **spec.key()}
+    label = f"table-{spec.players}-{spec.game.target}"
+    arrays = load_or_build("sabords-table", key, build, use_cache=use_cache, label=label)
+    values = np.asarray(arrays["values"])
+    if values.shape != (layout.rows, spec.players):
+        raise ValueError("the cached whole-table values have the wrong shape")
+    stats = json.loads(bytes(np.asarray(arrays["stats"])).decode())
+    return TableSolution(layout, values, np.asarray(arrays["dist"]),
+                         np.asarray(arrays["mixed"]), stats)
+
+
+def headline(solution: TableSolution) -> dict:
+    """``treasure sabords game --players N --json`` for an exactly solved table."""
+    spec, stats = solution.spec, solution.stats
+    return {
+        "players": spec.players, "target": spec.game.target,
+        "variants": list(spec.rules.variants), "exact": True,
+        "seat_wins": [float(v) for v in solution.seat_values()],
+        "points_play": {"seat_wins": [float(v) for v in stats["points_play"]]},
+        "regret": stats["regret"],
+        "solve": {"steps": stats["steps"], "mixed_states": stats["mixed_states"],
+                  "states": stats["states"], "lowest_score": spec.game.low},
+    }
+
+
+def mover_payoffs(solution: TableSolution, phase: str, units: Sequence[int], own, loss,
+                  win) -> np.ndarray:
+    """What each outcome ``(own, loss, win)`` is worth to the mover at this position."""
+    layout = solution.layout
+    rows = layout.successors(phase, np.array([units]), (own, loss, win))[0]
+    return solution.values[rows, layout.players - 1]
+
+
+def position(solution: TableSolution, phase: str, units: Sequence[int],
+             card: str | None = None) -> dict:
+    """Every player's P(win) + shares of ties at a position, before the card (the table's
+    entry) or with ``card`` drawn (that card's turn played optimally by the mover)."""
+    layout = solution.layout
+    scores = [int(u) * UNIT for u in units]
+    head = {"players": layout.players, "scores": scores, "phase": phase,
+            "target": solution.spec.game.target, "card": card, "exact": True}
+    if card is None:
+        wins = solution.values[layout.index(phase, units)]
+    else:
+        rules = solution.spec.rules
+        column = layout.deck.cards.index(rules.card(card).name)
+        lanes = layout.deck.lanes
+        rows = layout.successors(phase, np.array([units]))
+        pay = solution.values[rows, layout.players - 1]
+        solved = lanes.solve(pay, np.zeros(1, dtype=np.int64), lanes.storage(1), 1e-14,
+                             distribution=True)
+        dist = lanes.per_card(solved.per_card)[0, column]
+        nxt = solution.values[rows[0]]
+        wins = np.array([dist @ nxt[:, (j - 1) % layout.players]
+                         for j in range(layout.players)])
+    return {**head, "win": float(wins[0]), "wins": [float(w) for w in wins]}

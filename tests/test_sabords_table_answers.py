@@ -1,0 +1,102 @@
+"""Answers about the whole table (solver.sabords.table.answers, through the same queries the
+command line and the web call): positions, their phases, and what to hold, on a reduced game
+(three dice) so that the table solves in seconds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.sabords.game import GameSpec
+from solver.sabords.queries import _table_hold, game_answer
+from solver.sabords.table.answers import parse_scores, phase_of
+from solver.sabords.table.equilibrium import solve_table
+from solver.sabords.table.states import NORMAL, RACE, Layout, TableSpec, final
+from solver.util import InputError
+
+ARGS = {"target": 500, "variants": ("score-floor-zero",)}
+_solved: dict = {}
+
+
+def reduced(spec: TableSpec):
+    """The table the queries ask for, solved with three dice (cached for the module)."""
+    key = (spec.players, spec.game.target)
+    if key not in _solved:
+        small = GameSpec(spec.rules.with_dice(3), spec.game.target, spec.game.low)
+        _solved[key] = solve_table(TableSpec(small, spec.players))
+    return _solved[key]
+
+
+def no_two_player_table(spec):
+    raise AssertionError("a three-player question asked for the two-player table")
+
+
+def test_headline_three_players() -> None:
+    head = game_answer(no_two_player_table, players=3, whole=reduced, **ARGS)
+    assert head["players"] == 3 and head["exact"] is True
+    assert sum(head["seat_wins"]) == pytest.approx(1.0, abs=1e-12)
+    assert sum(head["points_play"]["seat_wins"]) == pytest.approx(1.0, abs=1e-12)
+    assert head["regret"] < 1e-12
+
+
+def test_position_reads_the_table() -> None:
+    answer = game_answer(no_two_player_table, scores="200,400,300", whole=reduced, **ARGS)
+    solution = _solved[(3, 500)]
+    expected = solution.wins(NORMAL, [2, 4, 3])
+    assert answer["phase"] == NORMAL and answer["wins"] == pytest.approx(expected, abs=0)
+    assert answer["win"] == answer["wins"][0]
+
+
+def test_position_with_a_card_averages_to_the_table() -> None:
+    """Each card's value, weighted by the deck, is the value before the card."""
+    solution = reduced(TableSpec.of(_rules(), 3, 500))
+    deck = solution.layout.deck
+    total = np.zeros(3)
+    for card, weight in zip(deck.cards, deck.weights, strict=True):
+        answer = game_answer(no_two_player_table, scores="200,400,300", card=card,
+                             whole=reduced, **ARGS)
+        total += weight * np.array(answer["wins"])
+    assert total == pytest.approx(solution.wins(NORMAL, [2, 4, 3]), abs=1e-12)
+
+
+def _rules():
+    from solver.sabords.rules import load_rules
+
+    return load_rules(("score-floor-zero",))
+
+
+def test_phases_of_positions() -> None:
+    layout = Layout(TableSpec.of(_rules(), 3, 500))
+    assert phase_of(layout, (200, 400, 300)) == (NORMAL, (2, 4, 3))
+    assert phase_of(layout, (200, 600, 300))[0] == final(1)  # the trigger just before me
+    assert phase_of(layout, (200, 300, 600))[0] == final(2)  # one more last turn after mine
+    assert phase_of(layout, (200, 300, 700), trigger=2)[0] == final(1)  # 3 has played
+    assert phase_of(layout, (200, 300, 400), race=True)[0] == RACE
+    bad = [((200, 600, 700), {}), ((600, 300, 200), {}), ((250, 300, 200), {}),
+           ((200, 300), {}), ((200, 300, 400), {"trigger": 4}),
+           ((200, 600, 300), {"race": True}), ((200, 700, 300), {"trigger": 3}),
+           ((-100, 300, 200), {})]
+    for scores, flags in bad:
+        with pytest.raises(InputError):
+            phase_of(layout, scores, **flags)
+    with pytest.raises(InputError):
+        parse_scores("200,x,300")
+
+
+def test_hold_ranks_options_by_the_table() -> None:
+    """The reduced game's own rules (three dice), so that the roll has three dice."""
+    spec = GameSpec(_rules().with_dice(3), 500)
+    advice = _table_hold(lambda ts: reduced(TableSpec(GameSpec(_rules(), 500), 3)), spec,
+                         (200, 400, 300), None, False, "none", "CCX")
+    assert advice["objective"] == "win" and advice["scores"] == [200, 400, 300]
+    values = [o["value"] for o in advice["options"]]
+    assert values == sorted(values, reverse=True)
+    assert advice["best"]["value"] == values[0]
+    assert 0.0 <= advice["points_best"]["win"] <= advice["value"] + 1e-15
+
+
+def test_four_players_say_what_is_missing() -> None:
+    with pytest.raises(InputError, match="four- and five-player"):
+        game_answer(no_two_player_table, players=4, whole=reduced, **ARGS)
+    with pytest.raises(InputError, match="--players 3 but 2 scores"):
+        game_answer(no_two_player_table, players=3, scores="100,200", whole=reduced, **ARGS)
