@@ -17,7 +17,8 @@ from solver.cli import cli
 from solver.dragon.board import default_island
 from solver.dragon.position import position_from_data, position_toml
 from solver.dragon.svg import draw_board
-from tests.web_browser import PHONE, browser_missing, launch, off_screen, open_page
+from tests import test_web_browser as shared_fixtures
+from tests.web_browser import browser_missing, off_screen, open_page
 
 HAND = ["flight", "swap-adjacent", "water", "mountain", "desert", "dragon-patrol"]
 # red on 3,1; yellow and blue carry a treasure on -1,-1; grey waits on the treasure field;
@@ -177,24 +178,8 @@ def base_url():
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def phone(browser):
-    page = browser.new_page(viewport=PHONE)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    page.close()
-    assert not errors, errors
+# the browser and a phone-sized page that fails on any script error: the other pages' fixtures
+browser, phone = shared_fixtures.browser, shared_fixtures.phone
 
 
 def tap_field(page, name: str) -> None:
