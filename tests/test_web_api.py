@@ -193,7 +193,7 @@ BAD = [
     (HOLD, {"dice": "CCDMPSXX", "objective": "glory"}, "objective"),
     (HOLD, {"dice": "CCDMPSXX", "objective": "margin", **SCORES}, "turn objective"),
     (HOLD, {"dice": "CCDMPSXX", "me": 150, "opponent": 0}, "multiple of 100"),
-    (HOLD, {"dice": "CCDMPSXX", "me": 0}, "both --me and --opponent"),
+    (HOLD, {"dice": "CCDMPSXX", "me": 0}, "both me and opponent"),
     (HOLD, {"dice": "CCDMPSXX", "me": 0, "opponent": 10**12}, "not a score"),
     (HOLD, {"dice": "CCDMPSXX", "me": 600, "opponent": 0, "target": 500}, "at or above"),
     (HOLD, {"dice": "CCDMPSXX", "target": 250}, "bad target"),
@@ -233,6 +233,22 @@ BAD = [
     (HOLD, {}, "dice: required field missing"),
     (HOLD, [], "JSON object"),
     (HOLD, "CCDMPSXX", "JSON object"),
+    # every string is capped and refuses control characters (never silently dropped)
+    (HOLD, {"dice": "CCDMPSXX", "card": "captain\u0000"}, "card: control character '\\x00'"),
+    (HOLD, {"dice": "CCDMPSXX\t"}, "dice: control character"),
+    (HOLD, {"dice": "CCDMPSXX", "variants": ["nine-as-set\n"]}, "variants: control"),
+    (GAME, {"me": 0, "opponent": 0, "card": "\u007fcaptain"}, "card: control character"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 2, "board_state": "0000000000/0\u0085"},
+     "board_state: control character"),
+    (HOLD, {"dice": "CCDMPSXX", "variants": ["x" * 10**4]}, "variants[0]: String should"),
+    (HOLD, {"dice": "CCDMPSXX", "card": "x" * 61}, "card: String should have at most 60"),
+    (ARMADA_HOLD, {"dice": "BBOPA", "rolls_left": 2, "objective": "o" * 500}, "objective:"),
+    # errors name the JSON fields, not the command line's flags
+    (HOLD, {"dice": "CCDMPSXX", "opponent": 0}, "a position needs both me and opponent"),
+    (HOLD, {"dice": "CCDMPSXX", "sorceress_used": True}, "sorceress_used means nothing"),
+    (HOLD, {"dice": "CCDMPSXX", "card": "captain", "rerolled": True}, "rerolled means nothing"),
+    (HOLD, {"dice": "CCDMPSXX", "objective": "margin", **SCORES},
+     "objective is a turn objective; with me and opponent"),
 ]
 
 
@@ -241,6 +257,7 @@ def _one_line_422(response, words: str) -> None:
     detail = response.json()["detail"]
     assert isinstance(detail, str) and "\n" not in detail and detail.strip() == detail
     assert words in detail, detail
+    assert len(detail) <= 300 and "--" not in detail, detail
 
 
 @pytest.mark.parametrize("url,body,words", BAD)
@@ -252,7 +269,13 @@ def test_bad_input_is_a_one_line_422(client, url, body, words):
     (b"{not json", "not valid JSON"),
     (b"", "missing"),
     (b'{"dice": "CCDMPSXX",}', "not valid JSON"),
-    ("{\"dice\": \"\udcff\"}".encode("utf-8", "surrogatepass"), "dice:"),
+    ("{\"dice\": \"\udcff\"}".encode("utf-8", "surrogatepass"), "not valid UTF-8 (byte 10)"),
+    (b'{"dice": "CC\xff\xfe"}', "not valid UTF-8"),
+    (b"[" * 5000 + b"]" * 5000, "nests objects or lists more than 16 deep"),
+    (b'{"dice": ' + b"[" * 16 + b"]" * 16 + b"}", "more than 16 deep"),
+    (b'{"dice": ' + b"[" * 15 + b"]" * 15 + b"}", "dice:"),  # 16 deep: parsed, then refused
+    (b'{"dice": "' + b"[" * 5000 + b'"}', "dice: String should have at most 100"),
+    (b'{"dice": "\\u0000CCDMPSXX"}', "dice: control character"),
 ])
 def test_a_body_that_is_not_json_is_a_422(client, content, words):
     response = client.post(HOLD, content=content, headers={"content-type": "application/json"})
@@ -277,7 +300,7 @@ def test_no_bad_input_makes_a_500(client, monkeypatch):
     table is cold; no build is started here) or 422."""
     from solver.web.builds import Building
 
-    def no_build(key, what, expected, run):
+    def no_build(key, what, run, **kwargs):
         raise Building(what)
 
     monkeypatch.setattr(client.app.state.builds, "build_in_background", no_build)
@@ -295,7 +318,73 @@ def test_no_bad_input_makes_a_500(client, monkeypatch):
             assert response.status_code == 422, (url, body, response.text)
     assert seen[422] > 300 and seen[200] > 10
     assert client.get("/api/nothing-here").status_code == 404
-    assert client.get(HOLD).status_code in (404, 405)
+
+
+# -- HTTP: methods, sizes ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("method,url,allow", [
+    ("GET", HOLD, "POST"), ("PUT", GAME, "POST"), ("DELETE", ARMADA_HOLD, "POST"),
+    ("HEAD", HOLD, "POST"), ("POST", "/api/health", "GET, HEAD"),
+    ("PATCH", "/api/options", "GET, HEAD"), ("POST", "/api/status", "GET, HEAD"),
+])
+def test_a_wrong_method_is_405_with_allow(client, method, url, allow):
+    response = client.request(method, url)
+    assert response.status_code == 405 and response.headers["allow"] == allow
+    if method != "HEAD":
+        assert "not allowed" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("url", ["/api/health", "/api/options", "/api/status", "/",
+                                 "/index.html"])
+def test_head_works_wherever_get_does(client, url):
+    got, head = client.get(url), client.head(url)
+    assert got.status_code == head.status_code == 200
+    assert head.content == b"" and head.headers["content-length"] == str(len(got.content))
+    assert head.headers["content-type"] == got.headers["content-type"]
+
+
+def test_a_body_over_64_kb_is_413(client):
+    for size in (64 * 1024 + 1, 50 * 10**6):
+        body = b'{"dice": "' + b" " * (size - 12) + b'"}'
+        response = client.post(HOLD, content=body, headers={"content-type": "application/json"})
+        assert response.status_code == 413 and "64 KB" in response.json()["detail"]
+
+    def streamed():  # no Content-Length: refused once the bound is passed
+        for _ in range(100):
+            yield b" " * 1024
+
+    response = client.post(HOLD, content=streamed(), headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    padded = b" " * (60 * 1024) + b'{"dice": "CCDMPSXX"}'  # under the bound: answered
+    assert client.post(HOLD, content=padded,
+                       headers={"content-type": "application/json"}).status_code == 200
+
+
+def test_a_real_server_keeps_the_http_promises(tmp_path):
+    """The same through uvicorn: 405 with Allow, HEAD without a body, 413, 422 for bad UTF-8."""
+    import http.client
+    import urllib.parse
+
+    from solver.web.serve import in_thread
+
+    with in_thread(create_app(proofs_dir=tmp_path)) as base:
+        address = urllib.parse.urlsplit(base)
+
+        def ask(method: str, url: str, body: bytes | None = None):
+            connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+            connection.request(method, url, body=body,
+                               headers={"Content-Type": "application/json"})
+            reply = connection.getresponse()
+            data = reply.read()
+            connection.close()
+            return reply.status, reply.getheader("Allow"), data
+
+        assert ask("GET", HOLD)[:2] == (405, "POST")
+        status, _, data = ask("HEAD", "/api/options")
+        assert status == 200 and data == b""
+        assert ask("POST", HOLD, b"{" + b" " * 70000 + b"}")[0] == 413
+        status, _, data = ask("POST", HOLD, b'{"dice": "\xff"}')
+        assert status == 422 and b"UTF-8" in data
 
 
 # -- slow tables -------------------------------------------------------------------------------

@@ -3,25 +3,50 @@ list of problems and never a 500.
 
 The one line names the field and the problem for a malformed request (FastAPI's validation,
 whose default answer is a list, is replaced), or is the domain's own message, the one the
-command line prints after ``error:``. A table being built is 202 (see
-:mod:`solver.web.builds`); a failed build is 503.
+command line prints after ``error:``, with the command line's flags (``--me``) named as the
+JSON fields they are here (``me``). A table being built is 202 (see
+:mod:`solver.web.builds`); a failed build is 503, and so is a full build queue (with
+``Retry-After``). What is checked before any endpoint (method, body size, encoding, depth) is
+:mod:`solver.web.guard`'s.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import click
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
-from solver.web.builds import RETRY_AFTER, BuildFailed, Building
+from solver.web.builds import RETRY_AFTER, BuildFailed, Building, QueueFull
+from solver.web.guard import Guard
+from solver.web.models import field_names
+
+MAX_DETAIL = 300  # characters of a message; the rest is cut (an echoed value, say)
+_FLAG = re.compile(r"--([a-z][a-z-]*)")
+FLAG_FIELDS = {"variant": "variants"}  # a flag whose field is named otherwise
 
 
 def one_line(text: object) -> str:
-    """Any message as a single line (whitespace runs, newlines included, become one space)."""
-    return " ".join(str(text).split())
+    """Any message as a single line (whitespace runs, newlines included, become one space) of
+    at most ``MAX_DETAIL`` characters."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= MAX_DETAIL else line[:MAX_DETAIL - 3] + "..."
+
+
+def json_fields(message: str) -> str:
+    """A domain message with the command line's flags named as the API's JSON fields:
+    ``--me`` -> ``me``, ``--sudden-death`` -> ``sudden_death``, ``--variant`` ->
+    ``variants`` (a flag that is no field is left as it is)."""
+    fields = field_names()
+
+    def field(match: re.Match) -> str:
+        name = FLAG_FIELDS.get(match[1], match[1].replace("-", "_"))
+        return name if name in fields else match[0]
+    return _FLAG.sub(field, message)
 
 
 def _where(loc: Sequence[object]) -> str:
@@ -43,6 +68,8 @@ def validation_line(errors: Sequence[dict]) -> str:
         line = "the body is not valid JSON"
     elif kind == "missing" and not where:
         line = "the body is missing: send a JSON object"
+    elif not where and kind == "value_error":
+        line = str(first.get("msg", "invalid")).removeprefix("Value error, ")
     elif not where:
         line = "the body must be a JSON object"
     elif kind == "missing":
@@ -61,7 +88,15 @@ def _unprocessable(detail: str) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Register the handlers on ``app``."""
+    """Register the handlers and the :class:`~solver.web.guard.Guard` on ``app``."""
+    app.add_middleware(Guard, router=app.router)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, err: HTTPException) -> JSONResponse:
+        # the body parser's 400 (the guard leaves it nothing to find) is bad input too
+        status = 422 if err.status_code == 400 else err.status_code
+        return JSONResponse({"detail": one_line(err.detail)}, status_code=status,
+                            headers=getattr(err, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
@@ -69,11 +104,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ValueError)  # solver.util.InputError, and the domain's checks
     async def _bad_value(request: Request, err: ValueError) -> JSONResponse:
-        return _unprocessable(str(err) or "invalid value")
+        return _unprocessable(json_fields(str(err)) or "invalid value")
 
     @app.exception_handler(click.ClickException)  # click.BadParameter and its kin
     async def _bad_parameter(request: Request, err: click.ClickException) -> JSONResponse:
-        return _unprocessable(err.format_message())
+        return _unprocessable(json_fields(err.format_message()))
 
     @app.exception_handler(Building)
     async def _building(request: Request, err: Building) -> JSONResponse:
@@ -84,3 +119,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(BuildFailed)
     async def _failed(request: Request, err: BuildFailed) -> JSONResponse:
         return JSONResponse({"detail": one_line(err)}, status_code=503)
+
+    @app.exception_handler(QueueFull)
+    async def _full(request: Request, err: QueueFull) -> JSONResponse:
+        return JSONResponse({"detail": one_line(err), "retry_after": err.retry_after},
+                            status_code=503, headers={"Retry-After": str(err.retry_after)})

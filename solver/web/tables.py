@@ -1,10 +1,10 @@
 """Where the web server gets the tables that take long to solve, without waiting for them.
 
-**Mille Sabords whole game** (about 75 seconds cold at target 6000): from the cache
-when it is there (exactly what the command line reads); else, when the game is the one whose
-table ships in ``proofs/sabords/game-<target>.json`` (same rules file, variants, target and
-lowest score), from that file, read once (a third of a second); else built in the background
-(:class:`~solver.web.builds.Builds`) while requests are answered "building".
+**Mille Sabords whole game** (about 55 seconds cold at target 6000 on an idle machine): from
+the cache when it is there (exactly what the command line reads); else, when the game is the
+one whose table ships in ``proofs/sabords/game-<target>.json`` (same rules file, variants,
+target and lowest score), from that file, read once (a third of a second); else built in the
+background (:class:`~solver.web.builds.Builds`) while requests are answered "building".
 
 The shipped table does not seed the disk cache: it holds the game's values but not the
 solve's statistics (the headline's points-play and optimal-against-points figures, which take
@@ -30,18 +30,20 @@ from solver.sabords.game import GameSpec, GameTable
 from solver.util import PROOFS_DIR
 from solver.web.builds import Builds
 
-# a reference measurement: the whole game's cold solve at target 6000, keeping scores from
-# -9500 (155 hundreds per player), took 48 to 54 s on 2 cores (`make bench`, a fresh process);
-# the time grows with the pairs kept
+# reference measurements on an idle 2-core machine, scaled by how busy the machine is until a
+# build of the kind has run (then its own time is the estimate: solver.web.builds):
+# the whole game's cold solve at target 6000, keeping scores from -9500 (155 hundreds per
+# player), took 48 to 54 s (`make bench`, a fresh process); the time grows with the pairs kept
 GAME_SECONDS_AT_6000 = 55.0
 GAME_SPAN_AT_6000 = 155
 ARMADA_SECONDS = 20.0  # one Gold Armada whole-game table, cold, compilation included
 
 
-def game_seconds(spec: GameSpec) -> float:
-    """A rough time to solve the whole game: it grows with the number of score pairs."""
+def game_units(spec: GameSpec) -> float:
+    """The whole game's work in units of the game at target 6000: it grows with the number
+    of score pairs."""
     span = spec.top - spec.bottom
-    return GAME_SECONDS_AT_6000 * (span / GAME_SPAN_AT_6000) ** 2
+    return (span / GAME_SPAN_AT_6000) ** 2
 
 
 class GameTables:
@@ -66,7 +68,8 @@ class GameTables:
             variants = ", ".join(spec.rules.variants) or "no variants"
             self.builds.build_in_background(
                 str(path), f"solving the whole Mille Sabords game (target {spec.target}, "
-                           f"{variants})", game_seconds(spec), lambda: load_game(spec))
+                           f"{variants})", lambda: load_game(spec), kind="sabords-game",
+                units=game_units(spec), reference=GAME_SECONDS_AT_6000)
         return load_game(spec)
 
     def shipped(self, spec: GameSpec) -> GameTable | None:
@@ -110,5 +113,5 @@ def armada_ready(builds: Builds, game, objective: str) -> None:
     variants = ", ".join(game.rules.variants) or "no variants"
     builds.build_in_background(
         str(path), f"solving the Gold Armada {objective} table for every board state "
-                   f"({variants})", ARMADA_SECONDS,
-        lambda: load_table(game, objective, show_progress=False))
+                   f"({variants})", lambda: load_table(game, objective, show_progress=False),
+        kind="armada", reference=ARMADA_SECONDS)
