@@ -13,9 +13,12 @@ import numpy as np
 import pytest
 
 from tests.sabords_game_multi_reference import (
+    MultiGame,
     Outcomes,
+    Solver,
     deck_turn,
     mixed_states,
+    one_blas_thread,
     regret_n,
     solve_reference_n,
     solve_solver,
@@ -45,7 +48,8 @@ def three_table(three) -> dict:
 def test_two_players_equal_the_two_player_reference() -> None:
     """N = 2 is the two-player game: normal, race = sudden death, final(1) = the last turn."""
     ours = solve_reference_n(2, 3, 400, -200)
-    ref = solve_reference(3, 400, -200)
+    with one_blas_thread():
+        ref = solve_reference(3, 400, -200)
     name = {"normal": "normal", "race": "sudden-death", "final": "last"}
     assert {(name[k[0]], *k[-1]) for k in ours} == set(ref)
     for key, (mine, other) in ours.items():
@@ -56,7 +60,8 @@ def test_two_players_equal_the_two_player_reference() -> None:
 def test_two_players_new_final_round_equals_the_reference() -> None:
     variants = ("endgame-new-final-round",)
     ours = solve_reference_n(2, 3, 300, -100, variants)
-    ref = solve_reference(3, 300, -100, variants)
+    with one_blas_thread():
+        ref = solve_reference(3, 300, -100, variants)
     name = {"normal": "normal", "race": "sudden-death", "final": "last"}
     for key, (mine, _) in ours.items():
         assert mine == pytest.approx(ref[(name[key[0]], *key[-1])], abs=1e-10), key
@@ -134,10 +139,11 @@ def test_own_table_has_no_regret(three, three_table) -> None:
 def test_regret_sees_a_wrong_value(three_table) -> None:
     """A state that claims 0.01 too much for its mover has regret -0.01; a mover who lands
     there with a value 0.01 too low gets less than the table says."""
-    wrong = dict(three_table)
+    wrong = {k: v for k, v in three_table.items() if k[0] == "normal" or k[:2] == ("final", 2)}
     key = ("normal", (300, 200, 100))
     wrong[key] = (wrong[key][0] + 0.01, wrong[key][1], wrong[key][2] - 0.01)
-    regret = regret_n(3, 3, T, L, wrong)
+    regret = regret_n(3, 3, T, L, wrong, strict=False)  # final(2) is skipped: no final(1)
+    assert {k[0] for k in regret} == {"normal"}
     assert regret[key] == pytest.approx(-0.01, abs=1e-12)
     # the mover at (100, 300, 200) lands there, as its third player, by scoring nothing
     before = ("normal", (100, 300, 200))
@@ -166,7 +172,8 @@ def test_last_turn_beating_the_leader(three_table) -> None:
         beat[g] = np.where(mine > high, 1.0, np.where(mine == high, 1 / (1 + others.count(high)),
                                                       0.0))
     util = Utility(beat, np.zeros((len(states), loss // 100 + 1)), np.ones(len(states)))
-    direct = deck_value(models, util)
+    with one_blas_thread():
+        direct = deck_value(models, util)
     assert len(states) > 500
     for key, want in zip(states, direct, strict=True):
         assert three_table[key][0] == pytest.approx(want, abs=1e-12), key
@@ -194,3 +201,78 @@ def test_tie_rule_takes_the_most_points() -> None:
                    np.zeros((1, out.losses[-1] + 1)), np.ones(1))
     assert dist[0] @ out.own == pytest.approx(deck_value(models, util)[0], abs=1e-12)
     assert dist.sum() == pytest.approx(1.0, abs=1e-14)
+
+
+class _QuitOrGoOn:
+    """A toy three-player cycle for the equilibrium machinery (no dice): the mover quits
+    (the game ends with (0.4, 0, 0.6) for mover, next, last) or goes on (0.9: the next player
+    moves; 0.1: the game ends in a three-way tie). If all quit, going on is better; if all go
+    on, quitting is better: no symmetric pure equilibrium, policy iteration cycles."""
+
+    n, rot = 3, [2, 0, 1]
+    quit = np.array([1.0, 0.0, 0.0])
+    go_on = np.array([0.0, 0.9, 0.1])
+
+    class out:  # noqa: N801 - the Outcomes attribute the solver reads
+        size = 3
+
+    def keys(self) -> list:
+        return [("toy", (i,)) for i in range(3)]
+
+    def links(self, keys: list, index: dict) -> tuple[np.ndarray, np.ndarray]:
+        nxt = np.array([[-1, (r + 1) % 3, -1] for r in range(len(keys))])
+        end = np.array([[(0.4, 0.0, 0.6), (0, 0, 0), (1 / 3, 1 / 3, 1 / 3)]] * len(keys))
+        return nxt, end
+
+    next_values = MultiGame.next_values
+
+
+class _ToySolver(Solver):
+    def best(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        u = self.utility(rows)[..., 0]
+        q, g = u @ _QuitOrGoOn.quit, u @ _QuitOrGoOn.go_on
+        pick = np.where((g > q + 1e-12)[:, None], _QuitOrGoOn.go_on, _QuitOrGoOn.quit)
+        return np.maximum(q, g), pick
+
+
+def test_cycling_best_responses_mix_to_indifference() -> None:
+    """Policy iteration flips every state between quitting and going on; the solver mixes
+    them with the weight that makes each mover indifferent. By hand, with p the chance to
+    quit: the mover gets 0.4 either way, so v2 = (0.4 - 1/30) / 0.9 for the last player;
+    v1 = (1 - p)(1/30 + 0.9 * 0.4) and v2 = 0.6 p + (1 - p)(1/30 + 0.9 v1) give p."""
+    solver = _ToySolver(_QuitOrGoOn())
+    solver.equilibrium(np.arange(3))
+    assert sorted(solver.mixed) == [0, 1, 2]
+    v2 = (0.4 - 1 / 30) / 0.9
+    lo, hi = 0.0, 1.0  # v2(p) - v2 is increasing in p: bisection
+    for _ in range(100):
+        p = (lo + hi) / 2
+        v1 = (1 - p) * (1 / 30 + 0.36)
+        if 0.6 * p + (1 - p) * (1 / 30 + 0.9 * v1) < v2:
+            lo = p
+        else:
+            hi = p
+    for r in range(3):
+        assert solver.dist[r, 0] == pytest.approx(p, abs=1e-9)  # the chance to quit
+        assert solver.values[r] == pytest.approx([0.4, (1 - p) * (1 / 30 + 0.36), v2],
+                                                 abs=1e-12)
+    value, _ = solver.best(np.arange(3))
+    assert np.abs(value - solver.values[:, 0]).max() < 1e-12  # no regret
+
+
+def test_three_players_new_final_round() -> None:
+    """endgame-new-final-round (target 300): an equilibrium without regret; the race (never
+    reached now, and never returning to the final round) and every last turn where no Island
+    can drop the leader below the target are as in the default reading; normal play moves."""
+    variants = ("endgame-new-final-round",)
+    solver = solve_solver(3, 3, 300, 0, variants)
+    values = table(solver)
+    assert mixed_states(solver) == {}
+    regret = regret_n(3, 3, 300, 0, values, variants)
+    assert max(abs(r) for r in regret.values()) < 1e-12
+    default = solve_reference_n(3, 3, 300, 0)
+    assert set(values) == set(default)
+    for key, v in values.items():
+        if key[0] == "race" or (key[:2] == ("final", 1) and max(key[2][1:]) - 500 >= 300):
+            assert v == default[key], key
+    assert max(abs(values[k][0] - default[k][0]) for k in values if k[0] == "normal") > 1e-6
