@@ -305,6 +305,7 @@ def test_the_browser_language_and_the_remembered_switch(base_url, browser):
     assert _card_names(page)["sorceress"] == "Wächterin"
     assert page.inner_text("#verdict") == "AUFHÖREN" and page.inner_text("h1") == "Piraten Kapern"
     assert page.inner_text("#palette").count("Totenkopf") == 1
+    assert off_screen(page) == []  # the longer German words fit a phone
     open_page(page, f"{base_url}/sabords.html")  # the choice outlives the page
     assert page.input_value("#language") == "de" and _card_names(page)["captain"] == "Kapitän"
 
@@ -314,6 +315,7 @@ def test_the_browser_language_and_the_remembered_switch(base_url, browser):
     assert piers[6:] == ["Drilling", "Full House", "Vierling", "Fünfling"]
     assert _face_names(page)["B"] == "Fass"
     assert "Nachgebautes Spielbrett" in page.inner_text("#board-warning")
+    assert off_screen(page) == []
     page.select_option("#language", "fr")
     page.wait_for_function("document.documentElement.lang === 'fr'")
     assert page.inner_text('#piers [data-pier="five-of-a-kind"] b') == "Yam's"
@@ -340,13 +342,26 @@ def _turn(page) -> dict:
     })""")
 
 
+def exported(page, folder) -> dict:
+    """The record the page's Export game saves, checked to be written as the CLI writes
+    JSON (keys sorted, two-space indent, a final newline)."""
+    from solver.util import dumps_json
+
+    with page.expect_download() as download:
+        page.click("#export-game")
+    path = folder / download.value.suggested_filename
+    download.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    record = json.loads(text)
+    assert text == dumps_json(record)
+    return record
+
+
 def test_the_turn_history_undo_step_back_next_player_and_export(base_url, browser, tmp_path):
     """Undo takes back the last dice tapped; each full set of dice is a roll of the turn, to
     step back and forth through (the advice follows); the next player's turn starts with the
     points the dice banked (the CLI's score) carried over; the export is the documented record,
     written as the CLI writes JSON; a reload keeps the game, New game forgets it."""
-    from solver.util import dumps_json
-
     page = browser.new_page(viewport=PHONE)
     open_page(page, f"{base_url}/sabords.html")
     sabords_position(page, "captain", "CCDMPSXX")
@@ -392,14 +407,7 @@ def test_the_turn_history_undo_step_back_next_player_and_export(base_url, browse
     assert (turn["me"], turn["opponent"], turn["card"], turn["dice"]) == ("0", "1400", "none", "")
     assert turn["played"] == [1400] and turn["rolls"] == ""
 
-    with page.expect_download() as download:
-        page.click("#export-game")
-    path = tmp_path / "game.json"
-    download.value.save_as(path)
-    text = path.read_text(encoding="utf-8")
-    record = json.loads(text)
-    assert text == dumps_json(record)
-    assert record == {
+    assert exported(page, tmp_path) == {
         "format": "treasure-solver/sabords-game", "version": 1, "game": "sabords",
         "players": 2, "target": 6000, "variants": [],
         "turns": [{"turn": 1, "player": 1, "card": "captain", "sudden_death": False,
@@ -415,4 +423,68 @@ def test_the_turn_history_undo_step_back_next_player_and_export(base_url, browse
     page.click("#new-game")
     turn = _turn(page)
     assert (turn["line"], turn["played"], turn["me"]) == ("Turn 1: player 1 to play", [], "")
+    page.close()
+
+
+def test_gold_armada_keeps_the_game(base_url, browser, tmp_path):
+    """Gold Armada: new dice are a roll with one roll fewer left, undo and the steps work as on
+    the other page, the next player's turn takes what the CLI's answer says is best (offered
+    first, worth its doubloon) and carries the board and the scores; the export is the
+    record."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, f"{base_url}/armada.html")
+    page.click("#settings-button")
+    page.select_option("#objective", "turn")
+    armada_position(page, "BBOPA", {}, 0, 2)
+    for _ in range(3):
+        page.click("#tray .slot:nth-child(3)")
+    for face in "BAA":
+        page.click(f'#palette [data-face="{face}"]')
+    wait_for_advice(page, dice="BBBAA", board_state="0000000000/0", rolls_left=1)
+    page.click("#undo-dice")
+    page.click('#palette [data-face="A"]')
+    wait_for_advice(page, dice="BBBAA", rolls_left=1)
+    for _ in range(2):
+        page.click("#tray .slot:nth-child(4)")
+    page.click('#palette [data-face="B"]')
+    page.click('#palette [data-face="B"]')
+    wait_for_advice(page, dice="BBBBB", rolls_left=0)
+    rolls = "BBOPA:2 BBBAA:1 BBBBB:0"
+    assert page.get_attribute("#roll-position", "data-rolls") == rolls
+    page.click("#step-back")
+    wait_for_advice(page, dice="BBBAA", rolls_left=1)
+    assert page.get_attribute('#rolls [aria-pressed="true"]', "data-value") == "1"
+    page.click("#step-forward")
+    wait_for_advice(page, dice="BBBBB", rolls_left=0)
+
+    cli_doc = cli_json("armada", "hold", "--objective", "turn", "--board-state", "0000000000/0",
+                       "--rolls-left", "0", "BBBBB")
+    best = cli_doc["best"]["take"]
+    worth = next(x["doubloon"] for x in cli_doc["targets"] if x["pier"] == best)
+    page.click("#next-player")
+    assert page.input_value("#turn-take") == best
+    assert page.get_attribute("#turn-take option:first-child", "data-value") == str(worth)
+    page.click("#confirm-turn")
+    piers = page.evaluate(
+        "() => [...document.querySelectorAll('#piers .pier')].map((p) => p.dataset.pier)")
+    after = "".join("1" if name == best else "0" for name in piers) + "/0"
+    assert page.inner_text("#board-state") == after
+    assert page.inner_text("#turn-line") == "Turn 2: player 2 to play"
+    assert page.get_attribute('#rolls [aria-pressed="true"]', "data-value") == "2"
+    assert page.inner_text("#dice-count").startswith("0")
+
+    assert exported(page, tmp_path) == {
+        "format": "treasure-solver/armada-game", "version": 1, "game": "armada", "players": 2,
+        "objective": "turn", "variants": [],
+        "turns": [{"turn": 1, "player": 1, "board": "0000000000/0", "scores_before": [0, 0],
+                   "rolls": [{"dice": d, "rolls_left": int(k)}
+                             for d, k in (r.split(":") for r in rolls.split())],
+                   "take": best, "points": worth, "board_after": after,
+                   "scores_after": [worth, 0]}],
+        "current": {"turn": 2, "player": 2, "board": after, "scores": [worth, 0], "rolls": []},
+    }
+    open_page(page, f"{base_url}/armada.html")  # a reload keeps the board and the turn
+    assert page.inner_text("#board-state") == after
+    assert [int(li.get_attribute("data-points")) for li in page.query_selector_all("#turns li")
+            ] == [worth]
     page.close()

@@ -64,6 +64,7 @@ def armada_options() -> dict:
         "dice": game.rules.dice,
         "rolls": game.rules.rolls,
         "skulls": game.rules.skulls,
+        "skull_value": game.rules.skull_value,
         "board": board.label,
         "board_warning": board.note if board.reconstruction else "",
     }

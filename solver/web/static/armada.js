@@ -3,6 +3,7 @@ import { $, advise, el, english, loadSettings, markDice, named, number, onLangua
   percent, post, saveSettings, settingsToggle, showAllButton, startLanguage, status, t, translate,
   variantBoxes } from "./common.js";
 import { Dice } from "./dice.js";
+import { Turns, gamePanel } from "./turns.js";
 
 const SETTINGS_KEY = "treasure.armada.settings";
 const SHOWN_OPTIONS = 8;
@@ -13,6 +14,11 @@ const state = {
 };
 let dice = null;
 const boardState = () => `${state.taken.join("")}/${state.skulls}`;
+const game = new Turns("treasure.armada.game", "armada", {
+  fields: { board: "" },  // the board when the turn starts ("" until the page knows it)
+  carried: (turn) => ({ board: turn.board_after }),
+  kept: ["board"],
+});
 const pierName = (name) => named("armada", "piers", name);
 const symbolName = (name) => named("armada", "faces", name);
 const KINDS = { 3: "three-of-a-kind", 4: "four-of-a-kind", 5: "five-of-a-kind" };
@@ -51,7 +57,7 @@ function drawPiers() {
       "aria-label": t("armada.pier.label", { pier: pierName(pier.name), n: taken }),
       onclick: () => {
         state.taken[i] = (state.taken[i] + 1) % (pier.values.length + 1);
-        drawPiers(); changed();
+        boardChanged();
       },
     }, el("span", { class: "name" }, el("b", {}, pierName(pier.name)), el("br"),
       el("span", { class: "hint" }, next)),
@@ -64,15 +70,101 @@ function drawPiers() {
 function drawSkulls() {
   const values = Array.from({ length: state.maxSkulls + 1 }, (_, k) => k);
   segments("#skulls", values, () => state.skulls,
-    (k) => { state.skulls = k; $("#board-state").textContent = boardState(); changed(); },
+    (k) => { state.skulls = k; boardChanged(); },
     (k) => t("armada.skulls.label", { n: k }));
 }
 
 function drawRolls() {
   const values = Array.from({ length: state.rolls }, (_, k) => state.rolls - 1 - k);
-  segments("#rolls", values, () => state.rollsLeft, (k) => { state.rollsLeft = k; changed(); },
+  segments("#rolls", values, () => state.rollsLeft,
+    (k) => { state.rollsLeft = k; state.rollsChosen = true; changed(); },
     (k) => t("armada.rolls.label", { n: k }));
 }
+
+/** The board tapped in: the turn's board, drawn. */
+function boardChanged() {
+  game.update({ board: boardState() });
+  drawPiers();
+  drawSkulls();
+  changed();
+}
+
+/** The board a state ("0100000000/1") gives, or false when it is not one of this board. */
+function readBoard(text) {
+  const match = /^(\d+)\/(\d+)$/.exec(text || "");
+  if (!match || match[1].length !== state.piers.length) return false;
+  const taken = [...match[1]].map(Number);
+  if (taken.some((k, i) => k > state.piers[i].values.length)) return false;
+  if (Number(match[2]) > state.maxSkulls) return false;
+  Object.assign(state, { taken, skulls: Number(match[2]) });
+  return true;
+}
+
+/* ---------- the turn and the game ---------- */
+
+/**
+ * New dice: one roll fewer left than the roll before in the turn, unless the player chose the
+ * rolls left since.
+ */
+function diceChanged() {
+  const before = game.shown();
+  if (dice.full() && before && before.dice !== dice.text() && !state.rollsChosen) {
+    state.rollsLeft = Math.max(0, before.rolls_left - 1);
+    drawRolls();
+  }
+  changed();
+}
+
+/** What can be taken, best first: the answer's targets when it is about these dice with no
+ * roll left, else every pier with a doubloon left, and a skull. */
+function takeable() {
+  const shown = state.shown;
+  if (shown?.rolls_left === 0 && $("#advice").dataset.dice === dice.text() && $("#verdict")) {
+    return [...shown.targets].sort((a, b) => (a.pier === shown.best.take ? -1
+      : b.pier === shown.best.take ? 1 : 0)).map((x) => ({ take: x.pier, value: x.doubloon }));
+  }
+  const piers = state.piers.filter((p, i) => state.taken[i] < p.values.length)
+    .map((p) => ({ take: p.name, value: p.values[state.taken[state.piers.indexOf(p)]] }));
+  return [...piers, { take: "skull", value: state.skullValue }];
+}
+
+const drawGame = gamePanel(game, {
+  showing: () => ({ dice: dice?.text() ?? "", rolls_left: state.rollsLeft }),
+  show: (roll) => {
+    Object.assign(state, { rollsLeft: roll.rolls_left, rollsChosen: false });
+    drawRolls();
+    dice.set([...roll.dice]);
+    changed();
+  },
+  rollText: (roll) => `${roll.dice}:${roll.rolls_left}`,
+  row: (turn) => t("game.turn.row", { turn: turn.turn, player: turn.player,
+    card: pierName(turn.take), points: number(turn.points),
+    score: number(turn.scores_after[turn.player - 1]) }),
+  openNext: () => {
+    $("#turn-take").replaceChildren(...takeable().map((x) => el("option", { value: x.take,
+      "data-value": x.value }, t("armada.take.option", { pier: pierName(x.take),
+      v: number(x.value) }))));
+  },
+  endTurn: () => {
+    const option = $("#turn-take").selectedOptions[0];
+    const i = state.piers.findIndex((p) => p.name === option.value);
+    if (i >= 0) state.taken[i] += 1; else state.skulls += 1;
+    game.next(Number(option.dataset.value), 0, { take: option.value, board_after: boardState() });
+  },
+  newTurn: () => {  // the board carried over, no dice, every roll left
+    if (!readBoard(game.current.board)) {
+      Object.assign(state, { taken: state.piers.map(() => 0), skulls: 0 });
+    }
+    game.update({ board: boardState() });
+    Object.assign(state, { rollsLeft: state.rolls - 1, rollsChosen: false });
+    drawRolls(); drawPiers(); drawSkulls();
+    dice.set([]);
+    dice.forget();
+    changed();
+  },
+  file: "armada-game.json",
+  settings: () => ({ objective: settings.objective, variants: [...settings.variants] }),
+});
 
 /** An objective's meaning in the page's language (the server's English if unknown here). */
 const meaning = (objective) => {
@@ -105,6 +197,12 @@ function changed() {
 }
 
 function ask() {
+  const roll = { dice: dice.text(), rolls_left: state.rollsLeft };
+  if (dice.full() && game.shown()?.dice !== roll.dice) {
+    game.enter(roll);  // a new roll (the rolls left alone changed: the same roll)
+    state.rollsChosen = false;
+  }
+  drawGame();
   return advise(dice, async (signal) => {
     const body = {
       dice: dice.text(), board_state: boardState(), rolls_left: state.rollsLeft,
@@ -197,16 +295,18 @@ async function start() {
   settingsToggle();
   $("#clear-board").onclick = () => {
     state.taken = state.piers.map(() => 0); state.skulls = 0;
-    drawPiers(); drawSkulls(); changed();
+    boardChanged();
   };
   try {
     await startLanguage();
     const armada = (await options()).armada;
     Object.assign(state, {
       piers: armada.piers, taken: armada.piers.map(() => 0), maxSkulls: armada.skulls ?? 6,
-      rolls: armada.rolls ?? 3,
+      rolls: armada.rolls ?? 3, skullValue: armada.skull_value,
     });
-    state.rollsLeft = state.rolls - 1;
+    readBoard(game.current.board);
+    const roll = game.shown();
+    state.rollsLeft = roll ? roll.rolls_left : state.rolls - 1;
     state.objectives = armada.objectives;
     if (armada.board_warning) {
       // the shipped board's warning in the page's language; another board's own words
@@ -216,14 +316,20 @@ async function start() {
       $("#board-warning").textContent = armada.board_warning;
       $("#board-warning").hidden = false;
     }
-    dice = new Dice(armada.faces, armada.dice ?? 5, () => changed(), "armada");
+    dice = new Dice(armada.faces, armada.dice ?? 5, diceChanged, "armada");
+    game.update({ board: boardState() });
     drawRolls();
     drawPiers();
     drawSkulls();
     drawSettings(armada);
+    drawGame();
+    if (roll) {
+      dice.set([...roll.dice]);
+      dice.forget();
+    }
     translate();
     onLanguage(() => {
-      drawRolls(); drawPiers(); drawSkulls(); drawSettings(armada); dice.draw();
+      drawRolls(); drawPiers(); drawSkulls(); drawSettings(armada); dice.draw(); drawGame();
       if (state.shown && $("#verdict")) drawAdvice(state.shown); else changed();
     });
     document.body.dataset.ready = "true";

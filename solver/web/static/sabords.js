@@ -5,12 +5,16 @@ import { $, advise, el, loadSettings, markDice, named, number, onLanguage, optio
   winPercent } from "./common.js";
 import { Dice } from "./dice.js";
 import { card as cardPicture, chest } from "./icons.js";
-import { Turns, download, sortedJson } from "./turns.js";
+import { Turns, gamePanel } from "./turns.js";
 
 const SETTINGS_KEY = "treasure.sabords.settings";
 const SHOWN_OPTIONS = 8;
 const settings = loadSettings(SETTINGS_KEY, { target: 6000, variants: [] });
-const game = new Turns("treasure.sabords.game");
+const game = new Turns("treasure.sabords.game", "sabords", {
+  fields: { card: "none", sudden_death: false },
+  carried: (turn) => ({ sudden_death: turn.sudden_death }),
+  kept: ["card", "sudden_death"],
+});
 const state = { cards: [], sabords: null, showAll: false, shown: null };
 let dice = null;
 const cardName = (name) => named("sabords", "cards", name);
@@ -81,22 +85,6 @@ function drawPhase() {
 
 /* ---------- the turn and the game ---------- */
 
-function drawGame() {
-  const c = game.current;
-  $("#turn-line").textContent = t("game.turn", { turn: c.turn, player: c.player + 1 });
-  $("#roll-position").textContent = c.rolls.length === 0 ? t("game.no-roll")
-    : t("game.roll", { i: c.at + 1, n: c.rolls.length });
-  $("#roll-position").dataset.at = c.at;
-  $("#roll-position").dataset.rolls = c.rolls.join(" ");
-  $("#step-back").disabled = c.at < 0 || (c.at === 0 && dice?.text() === game.shown());
-  $("#step-forward").disabled = c.at + 1 >= c.rolls.length;
-  $("#turns").replaceChildren(...game.turns.map((turn) => el("li", {
-    "data-player": turn.player, "data-points": turn.points,
-  }, t("game.turn.row", { turn: turn.turn, player: turn.player, card: cardName(turn.card),
-                          points: number(turn.points),
-                          score: number(turn.scores_after[turn.player - 1]) }))));
-}
-
 /** The points the dice showing would bank (the points answer's stop), or "". */
 function bankable() {
   const shown = state.shown;
@@ -106,52 +94,32 @@ function bankable() {
   return stop ? Math.round(stop.value) : "";
 }
 
-/** A turn starts: its scores, no card, no dice (and nothing to undo). */
-function drawNewTurn() {
-  showScores();
-  drawCardChoice();
-  dice.set([]);
-  dice.forget();
-  drawPhase();
-  drawGame();
-}
-
-function startNextTurn(event) {
-  event.preventDefault();
-  game.next(Number($("#turn-points").value), Number($("#turn-loss").value));
-  $("#next-turn").hidden = true;
-  drawNewTurn();
-}
-
-function gameButtons() {
-  $("#step-back").onclick = () => {
-    const roll = game.back(dice.text());
-    if (roll !== null) dice.set([...roll]);
-    drawGame();
-  };
-  $("#step-forward").onclick = () => {
-    const roll = game.forward();
-    if (roll !== null) dice.set([...roll]);
-    drawGame();
-  };
-  $("#next-player").onclick = () => {
+const drawGame = gamePanel(game, {
+  showing: () => dice?.text() ?? "",
+  show: (roll) => dice.set([...roll]),
+  rollText: (roll) => roll,
+  row: (turn) => t("game.turn.row", { turn: turn.turn, player: turn.player,
+    card: cardName(turn.card), points: number(turn.points),
+    score: number(turn.scores_after[turn.player - 1]) }),
+  openNext: () => {
     $("#turn-points").value = bankable();
     $("#turn-loss").value = 0;
-    $("#next-turn").hidden = false;
-    $("#turn-points").focus();
-  };
-  $("#cancel-turn").onclick = () => { $("#next-turn").hidden = true; };
-  $("#next-turn").onsubmit = startNextTurn;
-  $("#export-game").onclick = () => {
-    download("sabords-game.json", sortedJson(game.record(settings)));
-  };
-  $("#new-game").onclick = () => {
-    if (!window.confirm(t("game.new.confirm"))) return;
-    game.reset();
-    drawNewTurn();
+  },
+  endTurn: () => {
+    const loss = Number($("#turn-loss").value);
+    game.next(Number($("#turn-points").value), loss, { opponents_lose: loss });
+  },
+  newTurn: () => {  // its scores, no card, no dice (and nothing to undo)
+    showScores();
+    drawCardChoice();
+    dice.set([]);
+    dice.forget();
+    drawPhase();
     changed();
-  };
-}
+  },
+  file: "sabords-game.json",
+  settings: () => ({ target: settings.target, variants: [...settings.variants] }),
+});
 
 /* ---------- the query ---------- */
 
@@ -327,7 +295,6 @@ async function start() {
       changed();
     });
   }
-  gameButtons();
   try {
     await startLanguage();
     state.sabords = (await options()).sabords;

@@ -1,27 +1,31 @@
 // The game at the table: the turns played, the rolls of the turn in play (to step back
 // through), the scores carried from turn to turn, and the record of it all to export.
 // Kept in localStorage, so a reload or a locked phone loses nothing.
-import { loadSettings, saveSettings } from "./common.js";
+import { $, el, loadSettings, saveSettings, t } from "./common.js";
 
-/** The exported record's format name and version (documented in the README). */
-export const FORMAT = "treasure-solver/sabords-game";
+/** The exported records' version (their format is documented in the README). */
 export const VERSION = 1;
 const PLAYERS = 2;
-
-/** A turn about to be played: player (0-based), scores by player or null (not kept). */
-function newTurn(number, player, scores, suddenDeath) {
-  return { turn: number, player, scores, sudden_death: suddenDeath, card: "none", rolls: [],
-           at: -1, sorceress_used: false, rerolled: false };
-}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 export class Turns {
-  /** The game saved under key in localStorage, or a new one. */
-  constructor(key) {
-    this.key = key;
+  /**
+   * The game of game ("sabords", "armada") saved under key in localStorage, or a new one.
+   * fields: a turn's own fields and their values at a game's start (card, board...);
+   * carried(turn): those the next turn starts with (turn: the fields of the turn that ended
+   * and what next() was told of its end); kept: those a played turn records.
+   */
+  constructor(key, game, { fields, carried, kept }) {
+    Object.assign(this, { key, game, fields, carried, kept });
     const saved = loadSettings(key, {});
     const ok = saved.version === VERSION && Array.isArray(saved.turns) && saved.current;
     this.turns = ok ? saved.turns : [];
-    this.current = ok ? saved.current : newTurn(1, 0, null, false);
+    this.current = ok ? saved.current : this.newTurn(1, 0, null, fields);
+  }
+
+  /** A turn about to be played: player (0-based), scores by player or null (not kept). */
+  newTurn(number, player, scores, fields) {
+    return { ...this.fields, ...fields, turn: number, player, scores, rolls: [], at: -1 };
   }
 
   save() {
@@ -31,30 +35,30 @@ export class Turns {
   /** Forget everything: a new game. */
   reset() {
     this.turns = [];
-    this.current = newTurn(1, 0, null, false);
+    this.current = this.newTurn(1, 0, null, this.fields);
     this.save();
   }
 
-  /** The roll shown now, or "" before the first. */
-  shown() { return this.current.rolls[this.current.at] ?? ""; }
+  /** The roll shown now, or null before the first. */
+  shown() { return this.current.rolls[this.current.at] ?? null; }
 
   /**
-   * A full set of dice entered: a new roll of the turn, unless it is the roll shown. Entered
-   * after stepping back, it replaces the rolls that came after.
+   * A roll entered: a new roll of the turn, unless it is the roll shown. Entered after
+   * stepping back, it replaces the rolls that came after.
    */
-  enter(dice) {
+  enter(roll) {
     const c = this.current;
-    if (c.rolls[c.at] === dice) return;
-    c.rolls = [...c.rolls.slice(0, c.at + 1), dice];
+    if (same(c.rolls[c.at], roll)) return;
+    c.rolls = [...c.rolls.slice(0, c.at + 1), roll];
     c.at = c.rolls.length - 1;
     this.save();
   }
 
-  /** The roll to show on a step back (the shown roll first when other dice are showing),
-   * or null at the turn's start. */
+  /** The roll to show on a step back (the shown roll first when another is showing), or
+   * null at the turn's start. */
   back(showing) {
     const c = this.current;
-    const to = showing === c.rolls[c.at] ? c.at - 1 : c.at;
+    const to = same(showing, c.rolls[c.at]) ? c.at - 1 : c.at;
     if (to < 0) return null;
     c.at = to;
     this.save();
@@ -78,30 +82,94 @@ export class Turns {
 
   /**
    * The turn ends: the player scores points (negative: a loss) and each opponent loses loss;
-   * the next player's turn starts with the scores carried over (missing scores count as 0).
+   * ended holds what else the record says of it. The next player's turn starts with the
+   * scores carried over (missing scores count as 0).
    */
-  next(points, loss) {
+  next(points, loss = 0, ended = {}) {
     const c = this.current;
     const before = c.scores ?? Array(PLAYERS).fill(0);
     const after = before.map((score, i) => (i === c.player ? score + points : score - loss));
-    this.turns.push({ turn: c.turn, player: c.player + 1, card: c.card,
-                      sudden_death: c.sudden_death, scores_before: before,
-                      rolls: c.rolls.slice(0, c.at + 1), points, opponents_lose: loss,
+    const kept = Object.fromEntries(this.kept.map((name) => [name, c[name]]));
+    this.turns.push({ turn: c.turn, player: c.player + 1, ...kept, scores_before: before,
+                      rolls: c.rolls.slice(0, c.at + 1), points, ...ended,
                       scores_after: after });
-    this.current = newTurn(c.turn + 1, (c.player + 1) % PLAYERS, after, c.sudden_death);
+    this.current = this.newTurn(c.turn + 1, (c.player + 1) % PLAYERS, after,
+      this.carried({ ...c, ...ended }));
     this.save();
   }
 
   /** The game so far as the exported record (see the README's companion section). */
   record(settings) {
     const c = this.current;
+    const fields = Object.fromEntries(Object.keys(this.fields).map((name) => [name, c[name]]));
     return {
-      format: FORMAT, version: VERSION, game: "sabords", players: PLAYERS,
-      target: settings.target, variants: [...settings.variants], turns: this.turns,
-      current: { turn: c.turn, player: c.player + 1, card: c.card, scores: c.scores,
-                 sudden_death: c.sudden_death, rolls: c.rolls.slice(0, c.at + 1) },
+      format: `treasure-solver/${this.game}-game`, version: VERSION, game: this.game,
+      players: PLAYERS, ...settings, turns: this.turns,
+      current: { ...fields, turn: c.turn, player: c.player + 1, scores: c.scores,
+                 rolls: c.rolls.slice(0, c.at + 1) },
     };
   }
+}
+
+/**
+ * The Game panel of a page, drawn around the page's #next-turn form (which ends a turn, with
+ * its #cancel-turn button): #turn-line, #roll-position, #step-back, #step-forward,
+ * #next-player, #export-game, #new-game and the #turns played, for game.
+ * The page says how: showing() is the roll on the page, show(roll) puts one there,
+ * rollText(roll) writes one, row(turn) words a played turn, openNext() fills the form,
+ * endTurn() ends the turn from it, newTurn() draws the turn that starts, file and settings()
+ * name the export. Returns draw(), which redraws the panel.
+ */
+export function gamePanel(game, page) {
+  const button = (id, key) => el("button", { id, class: "small", type: "button",
+                                            "data-i18n": key }, t(key));
+  const form = $("#next-turn");
+  form.before(el("h2", { "data-i18n": "game" }, t("game")), el("p", { id: "turn-line" }),
+    el("div", { class: "row" }, button("step-back", "game.back"),
+      el("span", { id: "roll-position", class: "hint" }), button("step-forward", "game.forward")),
+    el("div", { class: "row" }, button("next-player", "game.next"),
+      button("export-game", "game.export"), button("new-game", "game.new")));
+  form.after(el("h3", { "data-i18n": "game.history" }, t("game.history")),
+    el("ol", { id: "turns", class: "turns" }));
+  const draw = () => {
+    const c = game.current;
+    $("#turn-line").textContent = t("game.turn", { turn: c.turn, player: c.player + 1 });
+    const position = $("#roll-position");
+    position.textContent = c.rolls.length === 0 ? t("game.no-roll")
+      : t("game.roll", { i: c.at + 1, n: c.rolls.length });
+    position.dataset.at = c.at;
+    position.dataset.rolls = c.rolls.map(page.rollText).join(" ");
+    $("#step-back").disabled = c.at < 0 || (c.at === 0 && same(page.showing(), game.shown()));
+    $("#step-forward").disabled = c.at + 1 >= c.rolls.length;
+    $("#turns").replaceChildren(...game.turns.map((turn) => el("li", {
+      "data-player": turn.player, "data-points": turn.points }, page.row(turn))));
+  };
+  const step = (roll) => {
+    if (roll !== null) page.show(roll);
+    draw();
+  };
+  $("#step-back").onclick = () => step(game.back(page.showing()));
+  $("#step-forward").onclick = () => step(game.forward());
+  $("#next-player").onclick = () => {
+    page.openNext();
+    $("#next-turn").hidden = false;
+  };
+  $("#cancel-turn").onclick = () => { $("#next-turn").hidden = true; };
+  $("#next-turn").onsubmit = (event) => {
+    event.preventDefault();
+    page.endTurn();
+    $("#next-turn").hidden = true;
+    page.newTurn();
+    draw();
+  };
+  $("#export-game").onclick = () => download(page.file, sortedJson(game.record(page.settings())));
+  $("#new-game").onclick = () => {
+    if (!window.confirm(t("game.new.confirm"))) return;
+    game.reset();
+    page.newTurn();
+    draw();
+  };
+  return draw;
 }
 
 /** JSON as the command line writes it: keys sorted, two-space indent, a final newline. */
