@@ -86,8 +86,8 @@ def test_string_tables_have_the_same_keys_and_placeholders(lang):
 
 
 def _used_keys() -> dict[str, str]:
-    """Every key a page asks for: data-i18n attributes, data-i18n-attr pairs and t("...") calls
-    with a literal key, by the file using it."""
+    """Every key a page asks for: data-i18n attributes, data-i18n-attr pairs, t("...") calls
+    with a literal key and the game panel's buttons, by the file using it."""
     used = {}
     for path in sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("*.js")):
         text = path.read_text(encoding="utf-8")
@@ -97,6 +97,7 @@ def _used_keys() -> dict[str, str]:
         for pairs in re.findall(f'data-i18n-attr{sep}([^"]+)"', text):
             keys += [pair.split(":", 1)[1] for pair in pairs.split()]
         keys += re.findall(r'\bt\("([\w.-]+)"', text)
+        keys += re.findall(r'\bbutton\("[\w-]+", "([\w.-]+)"\)', text)  # turns.js
         used.update({key: path.name for key in keys})
     return used
 
