@@ -28,6 +28,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -76,8 +77,15 @@ class TableSolver:
             rows = slice(phase.start, phase.start + phase.size)
             self.succ[rows] = layout.successors(name, layout.scores(name))
         self.order = layout.order
-        self.store = self.lanes.storage(layout.states)
-        self.memo = self.lanes.memo(layout.states)
+
+    @cached_property
+    def store(self):
+        """Warm starts of every state's turns (only a solve that best-responds needs them)."""
+        return self.lanes.storage(self.layout.states)
+
+    @cached_property
+    def memo(self):
+        return self.lanes.memo(self.layout.states)
 
     def play(self, dist: np.ndarray, values: np.ndarray | None = None) -> np.ndarray:
         """The values of playing ``dist`` (one row per state, or one row for every state)."""
