@@ -112,8 +112,8 @@ export class Turns {
 }
 
 /**
- * The Game panel of a page, drawn around the page's #next-turn form (which ends a turn, with
- * its #cancel-turn button): #turn-line, #roll-position, #step-back, #step-forward,
+ * The Game panel of a page, drawn around the page's #next-turn form (the fields that end a
+ * turn; the panel adds #confirm-turn and #cancel-turn): #turn-line, #roll-position, #step-back, #step-forward,
  * #next-player, #export-game, #new-game and the #turns played, for game.
  * The page says how: showing() is the roll on the page, show(roll) puts one there,
  * rollText(roll) writes one, row(turn) words a played turn, openNext() fills the form,
@@ -129,6 +129,10 @@ export function gamePanel(game, page) {
       el("span", { id: "roll-position", class: "hint" }), button("step-forward", "game.forward")),
     el("div", { class: "row" }, button("next-player", "game.next"),
       button("export-game", "game.export"), button("new-game", "game.new")));
+  form.append(el("div", { class: "row" },
+    el("button", { id: "confirm-turn", class: "small", type: "submit",
+                   "data-i18n": "game.confirm" }, t("game.confirm")),
+    button("cancel-turn", "game.cancel")));
   form.after(el("h3", { "data-i18n": "game.history" }, t("game.history")),
     el("ol", { id: "turns", class: "turns" }));
   const draw = () => {
