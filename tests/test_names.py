@@ -45,6 +45,15 @@ def test_unknown_die_lists_the_face_words_in_three_languages():
         default_game().parse_dice("BBOPQ")
 
 
+def test_unknown_dragon_card_lists_the_german_names_too():
+    from solver.dragon.cards import parse_card
+
+    with pytest.raises(InputError, match=r"unknown card 'Flug'; known: water \(wasser\), "):
+        parse_card("Flug")
+    with pytest.raises(InputError, match=r"flight \(tollkuehner-flug\), "):
+        parse_card("Flug")
+
+
 @pytest.mark.parametrize("text", [
     "CCDMPSXX", "ccdmpsxx", "CC DMPSXX", "coin,coin,diamond,monkey,parrot,sabre,skull,skull",
     "Münze Münze Diamant Affe Papagei Säbel Totenkopf Totenkopf", "CC,diamond,M,P,S,XX",

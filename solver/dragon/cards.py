@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from solver.dragon.rules import Rules, rules
-from solver.util import InputError, normalise_name
+from solver.util import InputError, known_names, normalise_name
 
 
 @dataclass(frozen=True, order=True)
@@ -73,10 +73,9 @@ def parse_card(token: str, model: Rules | None = None) -> Card:
     for p in parts:
         key = normalise_name(p)
         if key not in aliases:
-            raise InputError(
-                f"unknown card {p.strip()!r}; known: "
-                + ", ".join(model.terrains + list(model.actions))
-            )
+            spellings = {k: name for k, (_, name) in aliases.items()}
+            raise InputError(f"unknown card {p.strip()!r}; known: "
+                             + known_names(spellings, model.terrains + list(model.actions)))
         kinds.append(aliases[key])
     if len({k for k, _ in kinds}) != 1:
         raise InputError(f"card {token!r} mixes a terrain and an action")
