@@ -58,7 +58,8 @@ export class Dice {
   /** One die's picture; mark ("reroll", "protect", "keep") draws the advice on it. */
   die(letter, mark = "") {
     return el("span", { class: `die ${mark ? `mark-${mark}` : ""}`, "data-letter": letter,
-                        "data-mark": mark || false, html: face(this.name(letter)) });
+                        "data-mark": mark || false,
+                        html: face(this.name(letter), this.label(this.name(letter))) });
   }
 
   /** Small dice in a row, for the options table. */
@@ -78,7 +79,8 @@ export class Dice {
       type: "button", class: "face", "data-face": f.letter, title: this.label(f.name),
       "aria-label": t("dice.add", { face: this.label(f.name) }),
       onclick: () => { if (!this.full()) this.set([...this.letters, f.letter]); },
-    }, el("span", { class: "picture", html: face(f.name) }), el("span", {}, this.label(f.name)))));
+    }, el("span", { class: "picture", html: face(f.name, this.label(f.name)) }),
+    el("span", {}, this.label(f.name)))));
     this.drawTray();
   }
 

@@ -90,19 +90,20 @@ const CARDS = {
     stroke-width="2"/>`,
 };
 
-/** SVG markup of a die face; an unknown face is drawn as its name. */
-export function face(name) {
-  if (FACES[name]) return svg(FACES[name], name);
+/** SVG markup of a die face, labelled (for screen readers) label; an unknown face is drawn
+ * as its name. */
+export function face(name, label = name) {
+  if (FACES[name]) return svg(FACES[name], label);
   return svg(`<text x="32" y="38" font-size="12" text-anchor="middle"
-    font-family="sans-serif">${name}</text>`, name);
+    font-family="sans-serif">${name}</text>`, label);
 }
 
-/** SVG markup of a fortune card's picture. */
-export function card(name) {
-  if (CARDS[name]) return svg(CARDS[name], name);
+/** SVG markup of a fortune card's picture, labelled label. */
+export function card(name, label = name) {
+  if (CARDS[name]) return svg(CARDS[name], label);
   return svg(`<rect x="12" y="8" width="40" height="48" rx="5" fill="#fff" stroke="#555"
     stroke-width="2"/><text x="32" y="38" font-size="14" text-anchor="middle"
-    font-family="sans-serif">${name.slice(0, 3)}</text>`, name);
+    font-family="sans-serif">${name.slice(0, 3)}</text>`, label);
 }
 
 /** The treasure chest (Treasure Island's protected dice). */

@@ -26,8 +26,8 @@ function drawCards() {
     type: "button", class: "card", role: "radio", "data-card": c.name, title: c.title || false,
     "aria-checked": String(c.name === game.current.card),
     onclick: () => { game.update({ card: c.name }); drawCardChoice(); changed(); },
-  }, el("span", { class: "picture", html: cardPicture(c.name) }), el("span", {},
-    cardName(c.name)))));
+  }, el("span", { class: "picture", html: cardPicture(c.name, cardName(c.name)) }),
+  el("span", {}, cardName(c.name)))));
 }
 
 function drawCardChoice() {
