@@ -32,6 +32,14 @@ def test_names_file_is_written_whole_and_sorted(tmp_path, monkeypatch):
     assert path.read_text(encoding="utf-8") == i18n.NAMES_FILE.read_text(encoding="utf-8")
 
 
+def test_names_file_that_cannot_be_written_is_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["i18n", str(tmp_path / "missing" / "names.json")])
+    with pytest.raises(SystemExit) as stop:
+        i18n.main()
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and "does not exist" in err
+
+
 @pytest.mark.parametrize("lang", ["fr", "de"])
 def test_every_card_name_shown_is_accepted_by_the_cli(lang):
     rules = load_rules()

@@ -25,7 +25,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from solver.util import dumps_json, write_output
+from solver.util import InputError, dumps_json, output_path, write_output
 
 LANGUAGES = ("en", "fr", "de")
 NAMES_FILE = Path(__file__).parent / "static" / "i18n" / "names.json"
@@ -112,9 +112,14 @@ def names_document() -> dict:
 
 
 def main() -> None:
-    """Write ``static/i18n/names.json`` (or the file named on the command line)."""
+    """Write ``static/i18n/names.json`` (or the file named on the command line); a file that
+    cannot be written is one line on stderr and exit status 2."""
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else NAMES_FILE
-    write_output(path, dumps_json(names_document()), "names file")
+    try:
+        write_output(output_path(path, "names file"), dumps_json(names_document()), "names file")
+    except InputError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)
     print(f"wrote {path}")
 
 
