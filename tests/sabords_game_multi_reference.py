@@ -354,8 +354,12 @@ class Solver:
     """The equilibrium table of one game: values (M, N), the outcome distribution each mover
     plays (M, O), and the states where the mover mixes two distributions."""
 
-    def __init__(self, game: MultiGame) -> None:
-        self.game = game
+    def __init__(self, game: MultiGame, start: str = "even") -> None:
+        """start: where policy iteration starts in a cyclic group: "even" (every mover's
+        best response to values 1/N there) or "points" (every mover maximises points)."""
+        if start not in ("even", "points"):
+            raise ValueError(f"unknown start: {start}")
+        self.game, self.start = game, start
         self.keys = game.keys()
         self.index = {key: r for r, key in enumerate(self.keys)}
         self.values = np.full((len(self.keys), game.n), 1 / game.n)
@@ -445,7 +449,11 @@ class Solver:
         """A cyclic group of states: policy iteration on the game (pure states take their
         best response); a state whose best response returns to an option it played before
         mixes the two (indifference weights)."""
-        _, self.dist[rows] = self.best(rows)
+        if self.start == "points":  # nothing to gain anywhere: the tie rule maximises points
+            nothing = np.zeros((1, self.dist.shape[1]))
+            self.dist[rows] = deck_turn(self.game.models, self.game.out, nothing)[1]
+        else:
+            _, self.dist[rows] = self.best(rows)
         history = {int(r): [self.dist[r].copy()] for r in rows}
         for _ in range(sweeps):
             self.sweeps += 1
@@ -506,10 +514,10 @@ def _outside(key: Key) -> Key:
 
 
 def solve_solver(players: int, dice: int, target: int, low: int,
-                 variants: tuple[str, ...] = ()) -> Solver:
-    """The solved table with its details (mixed states, sweeps)."""
+                 variants: tuple[str, ...] = (), start: str = "even") -> Solver:
+    """The solved table with its details (mixed states, sweeps); start: see Solver."""
     with one_blas_thread():
-        solver = Solver(MultiGame(players, dice, target, low, tuple(variants)))
+        solver = Solver(MultiGame(players, dice, target, low, tuple(variants)), start)
         solver.solve()
     return solver
 
