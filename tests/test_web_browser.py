@@ -488,3 +488,13 @@ def test_gold_armada_keeps_the_game(base_url, browser, tmp_path):
     assert [int(li.get_attribute("data-points")) for li in page.query_selector_all("#turns li")
             ] == [worth]
     page.close()
+
+
+def test_a_page_without_its_word_tables_says_why_in_english(base_url, phone):
+    """The string tables cannot be fetched: one line of English on the status line, not a
+    key name."""
+    phone.route("**/i18n/*", lambda route: route.abort())
+    phone.goto(f"{base_url}/sabords.html")
+    phone.wait_for_selector("#status.error")
+    text = phone.inner_text("#status")
+    assert text.startswith("cannot reach the solver: ") and "\n" not in text

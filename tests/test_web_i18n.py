@@ -134,3 +134,11 @@ def test_the_shipped_board_warning_is_the_english_string():
     from solver.web.options import armada_options
 
     assert armada_options()["board_warning"] == TABLES["en"]["armada.reconstruction"]
+
+
+def test_built_in_words_are_the_english_table():
+    """common.js keeps the words it shows when the tables cannot be fetched; they are en's."""
+    text = (STATIC / "common.js").read_text(encoding="utf-8")
+    built_in = re.search(r"const BUILT_IN = (\{.*?\});", text, re.S).group(1)
+    pairs = dict(re.findall(r'"([\w.-]+)": "([^"]*)"', built_in))
+    assert pairs and all(TABLES["en"][key] == value for key, value in pairs.items())

@@ -16,6 +16,9 @@ export { $ };
  */
 export const LANGUAGES = ["en", "fr", "de"];
 const LANGUAGE_KEY = "treasure.language";
+// The words a page needs when the tables cannot be fetched (the server is gone); a test
+// checks that they are en.json's.
+const BUILT_IN = { "status.unreachable": "cannot reach the solver: {error}" };
 const i18n = { lang: "en", strings: {}, fallback: {}, names: {}, redraws: [] };
 
 /** The remembered language, else the browser's first of ours, else English. */
@@ -42,7 +45,7 @@ export const language = () => i18n.lang;
 /** The page's words for key in the language, {name} replaced from params (English if the
  * language lacks the key, the key itself if English does too). */
 export function t(key, params = {}) {
-  const text = i18n.strings[key] ?? i18n.fallback[key] ?? key;
+  const text = i18n.strings[key] ?? i18n.fallback[key] ?? BUILT_IN[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name])
     : whole));
 }
