@@ -37,7 +37,10 @@ from solver.sabords.table.linear import evaluate
 from solver.sabords.table.states import NORMAL, Layout, TableSpec
 
 BLOCK = 4096  # states whose turns are solved in one call
-PURE_STEPS = 12  # policy-iteration steps before states that keep changing start to average
+STALL = 3  # steps without halving the regret before the states that cycle start to mix
+CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
+DIFF = 1e-6  # the step of the difference Jacobian of the indifference gaps
+MAX_NEWTON = 60
 
 
 @dataclass
@@ -110,49 +113,149 @@ class TableSolver:
             best[rows], dist[rows] = solved.values, solved.dist
         return best, dist
 
-    def solve(self, tol: float = 1e-12, max_steps: int = 400) -> TableSolution:
+    def solve(self, tol: float = 1e-12, max_steps: int = 60) -> TableSolution:
+        """Policy iteration from points play, mixing at the states whose best responses
+        cycle (see the module docstring); stops when no mover gains more than ``tol``."""
         started = time.perf_counter()
         layout = self.layout
+        states = layout.states
         points = points_distribution(layout.spec.rules)
         values = self.play(points)
         points_seats = values[layout.index(NORMAL, [0] * layout.players)].copy()
-        dist = np.broadcast_to(points, (layout.states, layout.deck.count)).copy()
-        last_best = np.zeros_like(dist)
-        changes = np.zeros(layout.states, dtype=np.int64)  # times the best response changed
-        averaged = np.zeros(layout.states, dtype=np.int64)  # averaging steps taken
-        history = []
+        flips = np.zeros(states, dtype=np.int64)  # steps in which the best response changed
+        mix = Mixing.none(layout.deck.count)
+        previous, history = None, []
+        dist = np.broadcast_to(points, (states, layout.deck.count)).copy()
         for step in range(1, max_steps + 1):
             best, best_dist = self.best_responses(values)
-            regret = best - values[:layout.states, 0]
-            worst = float(regret.max())
+            worst = float((best - values[:states, 0]).max())
             history.append(worst)
             if self.progress:
                 print(f"  whole table ({layout.players} players): step {step}, regret "
-                      f"{worst:.2e}, {int((averaged > 0).sum())} states mixing "
+                      f"{worst:.2e}, {len(mix.rows)} states mixing "
                       f"({time.perf_counter() - started:.1f} s)", file=sys.stderr, flush=True)
             if worst <= tol:
                 break
-            changed = np.abs(best_dist - last_best).max(axis=1) > 1e-9
-            if step > 1:
-                changes += changed
-            last_best = best_dist
-            mixing = (changes >= PURE_STEPS // 2) if step > PURE_STEPS else np.zeros_like(changed)
-            averaged += mixing
-            weight = 1.0 / (averaged[mixing] + 1.0)
-            dist[~mixing] = best_dist[~mixing]
-            dist[mixing] += weight[:, None] * (best_dist[mixing] - dist[mixing])
-            values = self.play(dist, values)
-        final_best, _ = self.best_responses(values)
-        regret = final_best - values[:layout.states, 0]
-        mixed = np.flatnonzero(averaged > 0)
+            changed = np.zeros(states, dtype=bool)
+            if previous is not None:
+                changed = np.abs(best_dist - previous).max(axis=1) > CHANGED
+                flips += changed
+            stalled = len(history) > STALL and worst > 0.5 * min(history[-STALL - 1:-1])
+            if stalled:
+                mix = mix.extend(np.flatnonzero(changed & (flips >= 2)), best_dist, previous)
+            mix = mix.refresh(best_dist, values, self.succ, layout.players, tol)
+            previous = best_dist
+            dist = best_dist.copy()
+            if len(mix.rows):
+                mix, values = self._indifferent(dist, mix, values, tol / 10)
+            else:
+                values = self.play(dist, values)
+        else:  # the last step moved the values: measure the regret there
+            best, _ = self.best_responses(values)
+            worst = float((best - values[:states, 0]).max())
+        regret = best - values[:states, 0]
         stats = {
-            "players": layout.players, "steps": len(history), "regret": float(regret.max()),
-            "regret_pure": float(np.delete(regret, mixed).max(initial=0.0)),
-            "lowest_regret": float(regret.min()), "mixed_states": int(len(mixed)),
-            "states": int(layout.states), "history": history,
+            "players": layout.players, "steps": len(history), "regret": worst,
+            "regret_pure": float(np.delete(regret, mix.rows).max(initial=0.0)),
+            "lowest_regret": float(regret.min()), "mixed_states": int(len(mix.rows)),
+            "mixing": mix.report(layout), "states": int(states), "history": history,
             "points_play": points_seats.tolist(), "seconds": time.perf_counter() - started,
         }
-        return TableSolution(layout, values, dist, mixed, stats)
+        return TableSolution(layout, values, dist, mix.rows, stats)
+
+    def _indifferent(self, dist: np.ndarray, mix: Mixing, values: np.ndarray, tol: float):
+        """The weights at the mixing states that make each mover indifferent between its two
+        turns (every other state playing ``dist``), by Newton steps on the gaps with a
+        Jacobian from differences, updated by Broyden's rule; a weight that reaches 0 or 1
+        leaves its state pure. Returns the mixing with its weights, and the values."""
+        mover = self.layout.players - 1
+        rows, first, second = mix.rows, mix.first, mix.second
+
+        def gaps(w: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """The mover's first turn's value minus the second's at each mixing state, when
+            they mix with weights ``w``; and the values of that way of playing."""
+            dist[rows] = w[:, None] * first + (1 - w[:, None]) * second
+            found = self.play(dist, start)
+            nxt = found[self.succ[rows], mover]
+            return ((first - second) * nxt).sum(axis=1), found
+
+        def residual(w: np.ndarray, g: np.ndarray) -> float:
+            open_ = np.where(w >= 1, np.maximum(-g, 0), np.where(w <= 0, np.maximum(g, 0),
+                                                                  np.abs(g)))
+            return float(open_.max(initial=0.0))
+
+        w = mix.weights.copy()
+        g, values = gaps(w, values)
+        jac = np.zeros((len(w), len(w)))
+        for i in range(len(w)):  # differences: one evaluation per mixing state
+            probe = w.copy()
+            probe[i] += DIFF if probe[i] < 0.5 else -DIFF
+            jac[:, i] = (gaps(probe, values)[0] - g) / (probe[i] - w[i])
+        for _ in range(MAX_NEWTON):
+            if residual(w, g) <= tol:
+                break
+            step = np.linalg.lstsq(jac, g, rcond=None)[0]
+            moved = np.clip(w - step, 0.0, 1.0)
+            g_new, values = gaps(moved, values)
+            dw, dg = moved - w, g_new - g
+            if dw @ dw > 0:
+                jac += np.outer(dg - jac @ dw, dw) / (dw @ dw)
+            w, g = moved, g_new
+        gaps(w, values)  # dist holds the final weights
+        return mix.with_weights(w), values
+
+
+@dataclass(frozen=True)
+class Mixing:
+    """The states that play mixed: per state, the two turns (outcome distributions) mixed and
+    the weight of the first."""
+
+    rows: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    weights: np.ndarray
+
+    @staticmethod
+    def none(outcomes: int) -> Mixing:
+        empty = np.zeros((0, outcomes))
+        return Mixing(np.zeros(0, dtype=np.int64), empty, empty, np.zeros(0))
+
+    def extend(self, rows: np.ndarray, best: np.ndarray, previous: np.ndarray) -> Mixing:
+        """Add states that cycle between their last two best turns (weights 1/2)."""
+        new = np.setdiff1d(rows, self.rows)
+        order = np.argsort(np.r_[self.rows, new], kind="stable")
+        return Mixing(np.r_[self.rows, new][order],
+                      np.r_[self.first, best[new]][order],
+                      np.r_[self.second, previous[new]][order],
+                      np.r_[self.weights, np.full(len(new), 0.5)][order])
+
+    def refresh(self, best: np.ndarray, values: np.ndarray, succ: np.ndarray, players: int,
+                tol: float) -> Mixing:
+        """Where a mixing state's best turn now beats both its turns, it replaces the weaker
+        one."""
+        if not len(self.rows):
+            return self
+        nxt = values[succ[self.rows], players - 1]
+        u_first, u_second = (self.first * nxt).sum(1), (self.second * nxt).sum(1)
+        u_best = (best[self.rows] * nxt).sum(1)
+        better = u_best > np.maximum(u_first, u_second) + tol
+        first, second = self.first.copy(), self.second.copy()
+        weaker_first = better & (u_first < u_second)
+        first[weaker_first] = best[self.rows][weaker_first]
+        second[better & ~weaker_first] = best[self.rows][better & ~weaker_first]
+        return Mixing(self.rows, first, second, self.weights)
+
+    def with_weights(self, weights: np.ndarray) -> Mixing:
+        return Mixing(self.rows, self.first, self.second, weights)
+
+    def report(self, layout: Layout) -> list[dict]:
+        """Each mixing state: its phase, scores (points) and the weight of its first turn."""
+        out = []
+        for row, w in zip(self.rows.tolist(), self.weights.tolist(), strict=True):
+            name, scores = layout.state_of(row)
+            out.append({"phase": name, "scores": [int(x) * 100 for x in scores],
+                        "weight": w})
+        return out
 
 
 def solve_table(spec: TableSpec, tol: float = 1e-12, progress: bool = False) -> TableSolution:

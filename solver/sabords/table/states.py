@@ -133,6 +133,13 @@ class Layout:
         grid = np.indices(phase.shape).reshape(len(phase.shape), -1).T
         return grid + self.low
 
+    def state_of(self, row: int) -> tuple[str, np.ndarray]:
+        """The phase and scores (units) of a state row."""
+        for name, phase in self.phases.items():
+            if phase.start <= row < phase.start + phase.size:
+                return name, np.array(np.unravel_index(row - phase.start, phase.shape)) + self.low
+        raise ValueError(f"row {row} is not a state")
+
     def index(self, name: str, scores) -> np.ndarray:
         """The rows of states of phase ``name`` given by their scores (``(..., players)``)."""
         phase = self.phases[name]
