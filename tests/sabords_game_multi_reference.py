@@ -112,11 +112,12 @@ class Outcomes:
                 + [("nine", 0)])
 
 
-def _choose(u: np.ndarray, own: np.ndarray, options: list[int]) -> np.ndarray:
-    """Per game state, the lexicographic best of several outcomes (value, then points)."""
+def _choose(u: np.ndarray, own: np.ndarray, options: list[int], ties: bool) -> np.ndarray:
+    """Per game state, the lexicographic best of several outcomes (value, then points; without
+    the tie rule the first of the best)."""
     vals = u[:, options]
     near = vals >= vals.max(axis=1, keepdims=True) - TIE
-    pts = np.where(near, own[options][None, :], -np.inf)
+    pts = np.where(near, own[options][None, :] if ties else 0.0, -np.inf)
     return np.array(options)[pts.argmax(axis=1)]
 
 
@@ -175,10 +176,11 @@ def _rerolls(model: TurnModel, block, values: np.ndarray, bust: list[np.ndarray]
                      for k, nxt in block.actions]).reshape(len(block.actions), size)
 
 
-def best_turn(model: TurnModel, out: Outcomes, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def best_turn(model: TurnModel, out: Outcomes, u: np.ndarray,
+              ties: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The mover's best turn with one card for S game states: (optimal value (S,), outcome
     distribution (S, O) of the lexicographic best policy). u (S, O): the mover's value of
-    each outcome.
+    each outcome. ties=False leaves the tie rule out (stage 1 only: to measure what it does).
 
     Per block: stage 1 maximises the value (policy iteration, switching for a gain above
     1e-14); stage 2 maximises expected points among the actions within TIE of that optimum,
@@ -187,7 +189,7 @@ def best_turn(model: TurnModel, out: Outcomes, u: np.ndarray) -> tuple[np.ndarra
     own = out.own
     stop_o = np.array([out.nine if model.nine[i] else out.point(model.stop_points[i])
                        for i in range(len(model.states))])
-    bust_o = [_choose(u, own, [out.point(p) for p in opts]) for opts in model.bust_points]
+    bust_o = [_choose(u, own, [out.point(p) for p in opts], ties) for opts in model.bust_points]
     vu = np.zeros((model.modes, len(model.states), size))
     vp = np.zeros_like(vu)
     gs = np.arange(size)
@@ -202,12 +204,14 @@ def best_turn(model: TurnModel, out: Outcomes, u: np.ndarray) -> tuple[np.ndarra
         v, policy = _block_iteration(block, stop_u, const_u, valid,
                                      np.ones_like(stop_u, dtype=bool), start, 1e-14)
         allowed = valid & ((block.inner @ v + const_u)[block.table] >= v[:, None, :] - TIE)
+        if not ties:
+            allowed = np.zeros_like(allowed)  # the points stage only evaluates stage 1's play
         p, policy = _block_iteration(block, stop_p, const_p, allowed, stop_u >= v - TIE,
-                                     policy, POINTS_EPS)
+                                     policy, POINTS_EPS if ties else np.inf)
         vu[block.mode, block.members] = v
         vp[block.mode, block.members] = p
         policies.append(policy)
-    first_o = _choose(u, own, [out.point(p) for p in model.first_bust_points])
+    first_o = _choose(u, own, [out.point(p) for p in model.first_bust_points], ties)
     value = model.first_live @ vu[0] + model.first_bust * u[gs, first_o]
     dist = np.zeros((size, out.size))
     dist[gs, first_o] += model.first_bust
@@ -242,8 +246,8 @@ def _forward(model: TurnModel, policies: list[np.ndarray], stop_o: np.ndarray,
             dist[gs, bust_o[k]] += model.bust_prob[k] * weight
 
 
-def deck_turn(models: dict[str, TurnModel], out: Outcomes,
-              u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def deck_turn(models: dict[str, TurnModel], out: Outcomes, u: np.ndarray,
+              ties: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The best turn before the card is drawn: deck averages of best_turn, in chunks."""
     total = sum(DECK.values())
     value = np.zeros(u.shape[0])
@@ -251,7 +255,7 @@ def deck_turn(models: dict[str, TurnModel], out: Outcomes,
     for start in range(0, u.shape[0], CHUNK):
         part = slice(start, start + CHUNK)
         for card, count in DECK.items():
-            v, d = best_turn(models[card], out, u[part])
+            v, d = best_turn(models[card], out, u[part], ties)
             value[part] += count / total * v
             dist[part] += count / total * d
     return value, dist
@@ -571,3 +575,17 @@ def regret_n(players: int, dice: int, target: int, low: int,
     best = best[inverse.ravel()]
     return {_outside(k): float(b - table_values[r, 0])
             for k, r, b in zip(chosen, rows, best, strict=True)}
+
+
+def tie_rule_states(solver: Solver) -> dict[Key, float]:
+    """Where the tie rule changes what the others get: key -> the largest change in a
+    player's value of the turn (the table's next values) between the lexicographic play and
+    the first stage's play (value only, ties to stopping and the first option)."""
+    rows = np.array([r for r in range(len(solver.keys)) if r not in solver.mixed])
+    after = solver.utility(rows)
+    with one_blas_thread():
+        _, lex = deck_turn(solver.game.models, solver.game.out, after[..., 0])
+        _, raw = deck_turn(solver.game.models, solver.game.out, after[..., 0], ties=False)
+    effect = np.abs(np.einsum("ko,kon->kn", lex - raw, after)).max(axis=1)
+    return {_outside(solver.keys[r]): float(e) for r, e in zip(rows, effect, strict=True)
+            if e > 1e-12}

@@ -8,10 +8,12 @@ beat the leader, the brute-force points optimum for the tie rule, and the regret
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 
 import numpy as np
 import pytest
 
+from tests import sabords_bruteforce as brute
 from tests.sabords_game_multi_reference import (
     MultiGame,
     Outcomes,
@@ -23,8 +25,10 @@ from tests.sabords_game_multi_reference import (
     solve_reference_n,
     solve_solver,
     table,
+    tie_rule_states,
 )
 from tests.sabords_game_reference import (
+    DECK,
     POINT_MIN,
     Utility,
     deck_value,
@@ -210,6 +214,18 @@ def test_tie_rule_takes_the_most_points() -> None:
                    np.zeros((1, out.losses[-1] + 1)), np.ones(1))
     assert dist[0] @ out.own == pytest.approx(deck_value(models, util)[0], abs=1e-12)
     assert dist.sum() == pytest.approx(1.0, abs=1e-14)
+    # without the tie rule every tie stops at once: the first roll's points, by brute force
+    _, first = deck_turn(models, out, np.zeros((1, out.size)), ties=False)
+    stop_now = 0.0
+    for card, count in DECK.items():
+        for roll in product(brute.FACES, repeat=3):
+            skulls = brute.skulls(roll, card)
+            points = (0 if skulls >= 4 and card not in brute.BATTLE
+                      else brute.bust_score(roll, card) if skulls >= 3
+                      else brute.stop_score(roll, card))
+            stop_now += count / sum(DECK.values()) * points / 6**3 / 100
+    assert first[0] @ out.own == pytest.approx(stop_now, abs=1e-12)
+    assert stop_now < dist[0] @ out.own - 0.5
 
 
 class _QuitOrGoOn:
@@ -277,6 +293,7 @@ def test_three_players_new_final_round() -> None:
     solver = solve_solver(3, 3, 300, 0, variants)
     values = table(solver)
     assert mixed_states(solver) == {}
+    assert tie_rule_states(solver) == {}  # no exact tie that matters to the others
     regret = regret_n(3, 3, 300, 0, values, variants)
     assert max(abs(r) for r in regret.values()) < 1e-12
     default = table(solve_solver(3, 3, 300, 0, start="points"))
