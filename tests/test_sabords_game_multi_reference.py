@@ -18,6 +18,7 @@ from tests.sabords_game_multi_reference import (
     MultiGame,
     Outcomes,
     Solver,
+    best_turn,
     deck_turn,
     mixed_states,
     one_blas_thread,
@@ -316,3 +317,22 @@ def test_four_players_one_die() -> None:
     assert len([k for k in values if k[0] == "final"]) == 12 + 13**2 + 13**3
     regret = regret_n(4, 1, 100, 0, values)
     assert max(abs(r) for r in regret.values()) < 1e-14
+
+
+@pytest.mark.parametrize("dice", [3, 4])
+def test_turn_distribution_matches_the_reference_turn(dice: int) -> None:
+    """For random utilities of the outcomes: each card's optimal value is the two-player
+    reference's (its own policy iteration), and the outcome distribution of the play found
+    sums to 1 and is worth that value."""
+    models = turn_models(dice)
+    out = Outcomes(models)
+    u = np.random.default_rng(7).random((40, out.size))
+    npts, nisl = len(out.points), len(out.losses)
+    util = Utility(u[:, :npts], u[:, npts:npts + nisl], u[:, -1])
+    with one_blas_thread():
+        for card, model in models.items():
+            value, dist = best_turn(model, out, u)
+            assert value == pytest.approx(model.value(util), abs=1e-12), card
+            assert dist.sum(axis=1) == pytest.approx(np.ones(40), abs=1e-12), card
+            assert (dist * u).sum(axis=1) == pytest.approx(value, abs=1e-11), card
+            assert dist.min() >= -1e-15
