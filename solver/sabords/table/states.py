@@ -163,29 +163,27 @@ class Layout:
         """``(states, outcomes)``: the row each outcome leads to from these states of phase
         ``name``; the outcomes are the deck's (:func:`deck_turns`) unless given as ``(own,
         loss, win)`` arrays (one card's own table, for a question about one turn)."""
-        n, low, top = self.players, self.low, self.top
         deck = self.deck
         own, loss, win = (deck.own, deck.loss, deck.win) if outcomes is None else outcomes
         scores = np.atleast_2d(scores)
-        mover = np.maximum(scores[:, :1] + own[None, :], low)
-        others = np.maximum(scores[:, 1:, None] - loss[None, None, :], low)
-        after = np.concatenate([others, mover[:, None, :]], axis=1)  # rotated: (s, n, o)
-        after = np.moveaxis(after, 1, 2)  # (states, outcomes, players)
-        mover_wins = self.result_row(np.ones_like(mover, dtype=np.int64))
-        reached = mover >= top
-        if name == NORMAL:
-            going = self._clipped(NORMAL, after)
-            final_round = self._clipped(final(n - 1), after)
-            out = np.where(reached, final_round, going)
-        elif name == RACE:
-            out = np.where(reached, mover_wins, self._clipped(RACE, after))
-        else:
-            k = int(name.split("-")[1])
-            if k > 1:
-                out = self._clipped(final(k - 1), after)
-            else:
-                out = self._resolve(after)
-        return np.where(win[None, :], mover_wins, out)
+        kinds = np.full(len(scores), self.kind(name))
+        nxt, after, winners = turn_ends(kinds, scores, own, loss, win, self.low, self.top,
+                                        RACE in self.phases)
+        out = self.result_row(winners)
+        for later in np.unique(nxt[nxt != ENDED]).tolist():
+            here = nxt == later
+            out[here] = self._clipped(self.name(later), after[here])
+        return out
+
+    def kind(self, name: str) -> int:
+        """A phase's code in :func:`turn_ends`: 0 normal play, ``k`` the final round with
+        ``k`` last turns to go, the number of players for the race."""
+        codes = {NORMAL: 0, RACE: self.players}
+        return codes[name] if name in codes else int(name.split("-")[1])
+
+    def name(self, kind: int) -> str:
+        names = {0: NORMAL, self.players: RACE}
+        return names[kind] if kind in names else final(kind)
 
     def _clipped(self, name: str, after: np.ndarray) -> np.ndarray:
         """Rows of phase ``name`` for the rotated scores ``after`` where they fit the phase
@@ -194,15 +192,40 @@ class Layout:
         hi = np.array([self.top - 1] * phase.narrow + [self.high] * (self.players - phase.narrow))
         return self.index(name, np.minimum(after, hi))
 
-    def _resolve(self, after: np.ndarray) -> np.ndarray:
-        """The end of the final round, the scores ``after`` in the next state's order: the
-        highest score wins if anyone is at or above the target; else the race (or, under
-        ``endgame-new-final-round``, normal play) with the trigger to move."""
-        n = self.players
-        best = after.max(axis=2, keepdims=True)
-        # winners by position in the state the turn was played from: rotate back
-        tied = np.roll(after == best, 1, axis=2)
-        mask = (tied * (1 << np.arange(n))).sum(axis=2)
-        ended = best[..., 0] >= self.top
-        back = RACE if RACE in self.phases else NORMAL
-        return np.where(ended, self.result_row(mask), self._clipped(back, after))
+
+ENDED = -1  # turn_ends' code for a game that is over
+
+
+def turn_ends(kind: np.ndarray, scores: np.ndarray, own, loss, win, low: int, top: int,
+              race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each outcome ``(own, loss, win)`` (units; arrays over outcomes, or one per state)
+    leads from each state (``kind`` per state: :meth:`Layout.kind`; ``scores``: ``(states,
+    players)``, the mover first): the next phase's code (:data:`ENDED` when the game is over),
+    the scores in the next state's order (the next mover first: the list rotated by one) and,
+    where the game is over, its winners (a bit per position of the state the turn was played
+    from; ties share). The rules of the game's end, written once for the table and the
+    simulations: reaching the target in normal play starts the final round, in which every
+    other player has one last turn; then the highest score wins, or, if everyone is below the
+    target, the race (``race``; else normal play) goes on with the trigger to move; in the
+    race the first to end a turn at or above the target wins."""
+    scores = np.atleast_2d(scores)
+    players = scores.shape[1]
+    own, loss, win = (np.broadcast_to(np.atleast_1d(x), (len(scores), np.shape(x)[-1]))
+                      if np.ndim(x) < 2 else np.asarray(x) for x in (own, loss, win))
+    mover = np.maximum(scores[:, :1] + own, low)
+    others = np.maximum(scores[:, 1:, None] - loss[:, None, :], low)
+    after = np.moveaxis(np.concatenate([others, mover[:, None, :]], axis=1), 1, 2)
+    reached = mover >= top
+    kind = np.asarray(kind)[:, None]
+    nxt = np.where(kind == 0, np.where(reached, players - 1, 0), kind - 1)
+    best = after.max(axis=2)
+    tied = np.roll(after == best[..., None], 1, axis=2)  # by position before the turn
+    mask = (tied * (1 << np.arange(players))).sum(axis=2)
+    resolved = (kind == 1) & (best >= top)
+    nxt = np.where((kind == 1) & ~resolved, players if race else 0, nxt)
+    in_race = kind == players
+    nxt = np.where(in_race, np.where(reached, ENDED, players), nxt)
+    nxt = np.where(resolved, ENDED, nxt)
+    winners = np.where(resolved, mask, np.where(in_race & reached, 1, 0))
+    won = np.asarray(win, dtype=bool)
+    return np.where(won, ENDED, nxt), after, np.where(won, 1, winners)
