@@ -406,11 +406,13 @@ class Solver:
             self.values[rows] = np.linalg.solve(a, const.ravel()).reshape(len(rows), n)
             return
         x = self.values[rows]
+        smallest, stale = np.inf, 0
         for _ in range(100000):
             new = const + (link @ x)[:, self.game.rot]
             change = np.abs(new - x).max()
             x = new
-            if change < 1e-15:
+            smallest, stale = (change, 0) if change < smallest else (smallest, stale + 1)
+            if change < 1e-15 or (change < 1e-13 and stale >= 100):  # done, or rounding noise
                 break
         else:
             raise RuntimeError("the profile's values do not settle")
@@ -443,7 +445,7 @@ class Solver:
             h = 1e-7
             jac = np.array([(self.gaps(rows, mixed, w + h * e) - g) / h
                             for e in np.eye(len(mixed))]).T
-            w = np.clip(w - np.linalg.solve(jac, g), 0.0, 1.0)
+            w = np.clip(w - np.linalg.lstsq(jac, g, rcond=None)[0], 0.0, 1.0)
         self.gaps(rows, mixed, w)
         for r, weight in zip(mixed, w, strict=True):
             a, b, _ = self.mixed[r]
