@@ -147,10 +147,12 @@ def test_the_board_names_every_place_and_numbers_the_route(client, position_file
     for step, move in enumerate(route["plan"], 1):
         if move["action"] in ("step", "flight") or move["card"]:
             assert f'data-step="{step}"' in svg
-    # the command line's picture is the same drawing without the labels
-    plain = draw_board(position_from_data(data, isl), route)
-    assert "data-" not in plain
-    assert plain.count("<polygon") == svg.count("<polygon")
+    # the command line's picture is the same drawing without the labels, legend beside it
+    pos = position_from_data(data, isl)
+    plain = draw_board(pos, route, legend=False)
+    assert "data-" not in plain and "Terrain (hunter colour)" not in svg
+    assert plain.count("<") == svg.count("<")
+    assert "data-" not in draw_board(pos, route) and "Terrain (hunter colour)" in draw_board(pos)
 
 
 def test_the_options_name_the_cards_as_printed(client):

@@ -45,14 +45,14 @@ def _hex_points(cx: float, cy: float, r: float) -> str:
 class Canvas:
     """Pixel positions for an island and the SVG elements drawn so far."""
 
-    def __init__(self, pos: Position, labels: bool = False) -> None:
+    def __init__(self, pos: Position, labels: bool = False, legend: bool = True) -> None:
         self.pos, self.isl = pos, pos.island
         self.labels = labels
         xs, ys = zip(*(geo.pixel(h, SIZE) for h in self.isl.hexes), strict=True)
         self.margin = SIZE * 1.6
         self.ox = -min(xs) + self.margin
         self.oy = -min(ys) + self.margin + 56  # room for the title
-        self.width = max(xs) - min(xs) + 2 * self.margin + 230  # legend on the right
+        self.width = max(xs) - min(xs) + 2 * self.margin + (230 if legend else 0)  # on the right
         self.height = max(ys) - min(ys) + 2 * self.margin + 56
         self.items: list[str] = []
 
@@ -90,10 +90,11 @@ def _escape(s: str) -> str:
 
 
 def draw_board(pos: Position, route: dict | None = None, title: str | None = None,
-               labels: bool = False) -> str:
+               labels: bool = False, legend: bool = True) -> str:
     """The island in ``pos`` as SVG; ``route`` is a route's JSON (with ``hunter`` and ``plan``);
-    ``labels``: name the fields and number the route's elements (see the module's docstring)."""
-    c = Canvas(pos, labels)
+    ``labels``: name the fields and number the route's elements (see the module's docstring);
+    without ``legend`` the picture is the island alone (a phone's page explains it below)."""
+    c = Canvas(pos, labels, legend)
     isl, model = c.isl, c.isl.model
     c.add(f'<rect x="0" y="0" width="{_f(c.width)}" height="{_f(c.height)}" fill="{SEA}"/>')
     c.text(16, 26, title or "Die Dracheninsel", size=16, anchor="start", weight="bold")
@@ -127,7 +128,8 @@ def draw_board(pos: Position, route: dict | None = None, title: str | None = Non
     _hunters(c)
     if route:
         _route(c, route)
-    _legend(c)
+    if legend:
+        _legend(c)
     return c.svg()
 
 

@@ -124,10 +124,12 @@ def options() -> dict:
 @router.post("/api/dragon/board")
 def board(query: BoardQuery) -> Response:
     """The island as ``treasure dragon board`` draws it (``svg``), its fields and route
-    labelled."""
+    labelled, without the legend (the page explains the pieces under it, so the island is
+    as wide as a phone)."""
     from solver.dragon.svg import draw_board
 
-    return _json({"svg": draw_board(_position(query.position), query.route, labels=True)})
+    return _json({"svg": draw_board(_position(query.position), query.route, labels=True,
+                                    legend=False)})
 
 
 @router.post("/api/dragon/position")
