@@ -190,7 +190,9 @@ async function ask() {
   }
   const body = { position: state.position, hunter: state.mover, hand: [...state.hand],
                  variants: settings.variants };
-  status.working("working…");
+  const swaps = state.hand.filter((n) => n.split("+").some((a) => a.startsWith("swap-"))).length;
+  status.working(swaps >= 3 ? "working… (three swap cards: this may take a minute or more)"
+    : "working…");
   try {
     await runRoute(async (signal) => {
       const answer = await post("/api/dragon/route", body, signal);
