@@ -86,8 +86,8 @@ def test_phases_of_positions() -> None:
 def test_hold_ranks_options_by_the_table() -> None:
     """The reduced game's own rules (three dice), so that the roll has three dice."""
     spec = GameSpec(_rules().with_dice(3), 500)
-    advice = _table_hold(lambda ts: reduced(TableSpec(GameSpec(_rules(), 500), 3)), spec,
-                         (200, 400, 300), None, False, "none", "CCX")
+    advice = _table_hold(lambda ts: reduced(TableSpec(GameSpec(_rules(), 500), 3)),
+                         no_two_player_table, spec, (200, 400, 300), None, False, "none", "CCX")
     assert advice["objective"] == "win" and advice["scores"] == [200, 400, 300]
     values = [o["value"] for o in advice["options"]]
     assert values == sorted(values, reverse=True)
@@ -95,8 +95,38 @@ def test_hold_ranks_options_by_the_table() -> None:
     assert 0.0 <= advice["points_best"]["win"] <= advice["value"] + 1e-15
 
 
-def test_four_players_say_what_is_missing() -> None:
-    with pytest.raises(InputError, match="four- and five-player"):
-        game_answer(no_two_player_table, players=4, whole=reduced, **ARGS)
+def two_player(spec: GameSpec):
+    """The two-player table the four- and five-player rule reads (eight dice: target 500 is
+    25 score pairs), solved once for the module."""
+    from solver.sabords.game import load_game
+
+    return load_game(spec)
+
+
+def test_four_players_play_the_rule_labelled() -> None:
+    head = game_answer(two_player, players=4, whole=reduced, **ARGS)
+    assert head["exact"] is False and head["rule"] == "leader"
+    assert len(head["seat_wins"]) == 4 and "regret" not in head
+    assert sum(head["seat_wins"]) == pytest.approx(1.0, abs=1e-12)
+    assert max(head["standard_errors"]) < 0.004
+    answer = game_answer(two_player, scores="300,400,200,100", whole=reduced, **ARGS)
+    assert answer["exact"] is False and answer["phase"] == NORMAL
+    assert len(answer["wins"]) == 4 and answer["win"] == answer["wins"][0]
+    with pytest.raises(InputError, match="before the card"):
+        game_answer(two_player, scores="300,400,200,100", card="captain", whole=reduced,
+                    **ARGS)
     with pytest.raises(InputError, match="--players 3 but 2 scores"):
-        game_answer(no_two_player_table, players=3, scores="100,200", whole=reduced, **ARGS)
+        game_answer(two_player, players=3, scores="100,200", whole=reduced, **ARGS)
+
+
+def test_four_player_hold_is_the_two_player_hold_against_the_leader() -> None:
+    from solver.sabords.queries import hold_answer
+
+    advice = hold_answer("captain", "CCDMPSXX", two_player, scores="300,400,200,100",
+                         whole=reduced, **ARGS)
+    direct = hold_answer("captain", "CCDMPSXX", two_player, me=300, opponent=400, **ARGS)
+    assert advice["exact"] is False and advice["rule_position"]["leader"] == 400
+    assert advice["options"] == direct["options"]
+    last = hold_answer("captain", "CCDMPSXX", two_player, scores="300,200,600,700",
+                       trigger=3, whole=reduced, **ARGS)
+    assert last["rule_position"] == {"phase": "last", "me": 300, "leader": 700}

@@ -105,6 +105,8 @@ def game(me, opponent, sudden_death, scores, trigger, race, target, card, varian
                    f"{result['target']}), {when}: P(win) {result['win']:.6f}")
         click.echo("everyone, in the order given: "
                    + "  ".join(f"{w:.6f}" for w in result["wins"]))
+        if not result["exact"]:
+            click.echo(_rule_note(result))
         return
     me, opponent, phase = result["me"], result["opponent"], result["phase"]
     when = f"with {card} drawn" if card else "before the card"
@@ -128,9 +130,21 @@ def _headline_text(head: dict) -> None:
 
     rows = [[f"seat {i + 1}", f"{opt:.6f}", f"{pts:.6f}"] for i, (opt, pts) in
             enumerate(zip(head["seat_wins"], head["points_play"]["seat_wins"], strict=True))]
-    click.echo(table(["seat", "optimal play", "points play"], rows, "lrr"), nl=False)
-    click.echo(f"exact: largest regret {head['regret']:.1e} over "
-               f"{head['solve']['states']:,} states")
+    first = "optimal play" if head["exact"] else f"rule {head['rule']}"
+    click.echo(table(["seat", first, "points play"], rows, "lrr"), nl=False)
+    if head["exact"]:
+        click.echo(f"exact: largest regret {head['regret']:.1e} over "
+                   f"{head['solve']['states']:,} states")
+    else:
+        click.echo(_rule_note(head))
+
+
+def _rule_note(answer: dict) -> str:
+    """What a four- or five-player answer is: the rule's simulated games, not exact."""
+    errors = max(answer["standard_errors"])
+    return (f"not exact: every seat plays the rule '{answer['rule']}' ({answer['rule_title']}); "
+            f"{answer['games']:,} simulated games (seed {answer['seed']}), standard error at "
+            f"most {errors:.4f}; its measured cost: reports/sabords/table.md")
 
 
 def hold_for_game_text(advice: dict, show_all: bool) -> None:
@@ -139,6 +153,11 @@ def hold_for_game_text(advice: dict, show_all: bool) -> None:
 
     if "scores" in advice:
         where = f"scores {','.join(map(str, advice['scores']))}"
+    if not advice.get("exact", True):
+        click.echo(f"not exact: the rule '{advice['rule']}' ({advice['rule_title']}) at "
+                   f"{advice['rule_position']['me']} against {advice['rule_position']['leader']}"
+                   f" ({advice['rule_position']['phase']}); its measured cost: "
+                   "reports/sabords/table.md")
     else:
         where = f"me {advice['me']} against {advice['opponent']}"
     phase = advice["phase"]

@@ -61,8 +61,8 @@ def hold_answer(card: str, dice: str, table: TableSource, *, objective: str | No
         if objective is not None:
             raise InputError("--objective is a turn objective; with --scores the objective "
                              "is winning the game")
-        return _table_hold(whole, game_spec(target, variants), listed, trigger, race, card,
-                           dice, sorceress_used=sorceress_used, rerolled=rerolled)
+        return _table_hold(whole, table, game_spec(target, variants), listed, trigger, race,
+                           card, dice, sorceress_used=sorceress_used, rerolled=rerolled)
     if not reads_scoreboard(me, opponent, sudden_death, target):
         from solver.sabords.rules import load_rules
 
@@ -107,7 +107,7 @@ def game_answer(table: TableSource, *, me: int | None = None, opponent: int | No
         if players is not None and players != len(listed):
             raise InputError(f"--players {players} but {len(listed)} scores")
         if len(listed) > 2:
-            return _table_position(whole, spec, listed, trigger, race, card)
+            return _table_position(whole, table, spec, listed, trigger, race, card)
         me, opponent = listed
         sudden_death = sudden_death or race
         if trigger is not None and trigger != 2:
@@ -116,7 +116,7 @@ def game_answer(table: TableSource, *, me: int | None = None, opponent: int | No
         n = 2 if players is None else players
         if n == 2:
             return table(spec).headline()
-        return _table_headline(whole, spec, n)
+        return _table_headline(whole, table, spec, n)
     _both(me, opponent)
     phase = phase_of(spec, me, opponent, sudden_death)
     if card is not None:
@@ -146,45 +146,64 @@ def _scores(me, opponent, sudden_death, scores, trigger, race) -> tuple[int, ...
     return listed
 
 
+EXACT_PLAYERS = 3  # the most players solved exactly; more play the measured rule
+
+
 def _table_spec(spec: GameSpec, players: int):
     from solver.sabords.table.states import TableSpec
 
-    if players >= 4:
-        raise InputError(f"{players} players: exact tables are solved for two and three "
-                         "players; the four- and five-player advice rule is not built yet")
     return TableSpec(spec, players)
 
 
-def _table_headline(whole, spec: GameSpec, players: int) -> dict:
-    from solver.sabords.table.answers import headline
+def _table_headline(whole, table: TableSource, spec: GameSpec, players: int) -> dict:
+    from solver.sabords.table.answers import headline, load_play, rule_headline
 
-    return headline(whole(_table_spec(spec, players)))
+    table_spec = _table_spec(spec, players)
+    if players > EXACT_PLAYERS:
+        return rule_headline(load_play(table(spec)), table_spec.players)
+    return headline(whole(table_spec))
 
 
-def _table_position(whole, spec: GameSpec, scores: tuple[int, ...], trigger, race,
-                    card) -> dict:
-    from solver.sabords.table.answers import phase_of, position
+def _table_position(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ...],
+                    trigger, race, card) -> dict:
+    from solver.sabords.table.answers import load_play, phase_of, position, rule_position
     from solver.sabords.table.states import Layout
 
     table_spec = _table_spec(spec, len(scores))
-    phase, units = phase_of(Layout(table_spec), scores, trigger, race)
+    layout = Layout(table_spec)
+    phase, units = phase_of(layout, scores, trigger, race)
     if card is not None:
         spec.rules.card(card)
+    if len(scores) > EXACT_PLAYERS:
+        if card is not None:
+            raise InputError("with four or five players a position is answered before the "
+                             "card only (the rule's simulated games draw their cards)")
+        return rule_position(load_play(table(spec)), layout, phase, units)
     return position(whole(table_spec), phase, units, card)
 
 
-def _table_hold(whole, spec: GameSpec, scores: tuple[int, ...], trigger, race, card, dice,
-                **flags) -> dict:
-    """``hold`` at a table of three or more: every option's P(win) from the solved table."""
+def _table_hold(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ...], trigger,
+                race, card, dice, **flags) -> dict:
+    """``hold`` at a table of three or more: every option's P(win) from the solved table
+    (three players), or as the rule plays it (four and five: the two-player table at my score
+    against the leader's, labelled)."""
     from solver.sabords.advice import advise
-    from solver.sabords.game_advice import hold_by_payoffs
+    from solver.sabords.game_advice import game_hold, hold_by_payoffs
     from solver.sabords.objective import Objective
-    from solver.sabords.table.answers import mover_payoffs, phase_of
+    from solver.sabords.table.answers import mover_payoffs, phase_of, rule_hold_position
+    from solver.sabords.table.rule import RULE, RULE_TITLE
     from solver.sabords.table.states import Layout
 
     table_spec = _table_spec(spec, len(scores))
-    phase, units = phase_of(Layout(table_spec), scores, trigger, race)
+    layout = Layout(table_spec)
+    phase, units = phase_of(layout, scores, trigger, race)
     advise(card, Objective("points"), spec.rules, dice, **flags)  # the turn's own checks first
+    if len(scores) > EXACT_PLAYERS:
+        two_phase, me, leader = rule_hold_position(layout, phase, units)
+        advice = game_hold(table(spec), card, me, leader, two_phase, dice, **flags)
+        return {**advice, "players": len(scores), "scores": list(scores), "phase": phase,
+                "exact": False, "rule": RULE, "rule_title": RULE_TITLE,
+                "rule_position": {"phase": two_phase, "me": me, "leader": leader}}
     solution = whole(table_spec)
     return hold_by_payoffs(
         spec.rules, card, dice,

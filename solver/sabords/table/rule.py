@@ -25,9 +25,26 @@ RULE = "leader"
 RULE_TITLE = "the two-player table against the leader"
 
 
+def two_player_position(kinds: np.ndarray, scores: np.ndarray, players: int, top: int,
+                        race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rule's reading of positions (phase codes and scores in units, the mover first) as
+    two-player positions: my score, the leader's, and the two-player phase (0 normal play,
+    1 my last turn against a score at or above the target, 2 the race; without the race
+    reading a race becomes normal play)."""
+    me, leader = scores[:, 0], scores[:, 1:].max(axis=1)
+    final_round = (kinds > 0) & (kinds < players)
+    beat = final_round & (leader >= top)
+    in_race = (kinds == players) | (final_round & ~beat)
+    phase = np.where(beat, 1, np.where(in_race & race, 2, 0))
+    return me, leader, phase
+
+
+TWO_PLAYER_PHASES = ("normal", "last", "sudden-death")  # two_player_position's phase codes
+
+
 def leader_play(table: GameTable, players: int) -> Play:
     """The rule as a way of playing: per position, the two-player table's optimal outcome
-    distribution at (my score, the leader's) in the matching phase (``table`` with its play,
+    distribution at :func:`two_player_position` (``table`` with its play,
     :func:`solver.sabords.game.with_play`)."""
     plays = table.plays
     if plays is None:
@@ -41,17 +58,16 @@ def leader_play(table: GameTable, players: int) -> Play:
     sudden = plays["sudden-death"] if race else normal
 
     def play(kinds: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        me, leader = scores[:, 0] - low, scores[:, 1:].max(axis=1)
-        pair = me * span + np.minimum(leader, top - 1) - low
-        final_round = (kinds > 0) & (kinds < players)
-        beat = final_round & (leader >= top)
-        in_race = (kinds == players) | (final_round & ~beat)
+        me, leader, phase = two_player_position(kinds, scores, players, top, race)
+        pair = (me - low) * span + np.minimum(leader, top - 1) - low
         out = normal[pair].copy()
-        out[in_race] = sudden[pair[in_race]]
+        out[phase == 2] = sudden[pair[phase == 2]]
+        beat = phase == 1
         if last.shape[0] == 1:
             out[beat] = last[0]
         else:
-            out[beat] = last[me[beat] * width + np.minimum(leader[beat] - top, width - 1)]
+            out[beat] = last[(me[beat] - low) * width + np.minimum(leader[beat] - top,
+                                                                   width - 1)]
         return out
 
     return play

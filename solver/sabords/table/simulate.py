@@ -57,13 +57,16 @@ class Simulated:
 
 
 def simulate(deck: DeckTurns, players: int, top: int, low: int, race: bool,
-             seats: Sequence[Play], games: int, seed: int) -> Simulated:
-    """``games`` whole games from the opening, seat ``i`` (seat 1 moves first) playing
-    ``seats[i]``; scores in units. Seeded: the same call gives the same numbers."""
+             seats: Sequence[Play], games: int, seed: int,
+             start: tuple[int, Sequence[int]] | None = None) -> Simulated:
+    """``games`` whole games, seat ``i`` (seat 1 moves first) playing ``seats[i]``; scores in
+    units. From the opening, or from ``start = (phase code, scores)``, seat 1 to move and the
+    scores listed by seat. Seeded: the same call gives the same numbers."""
     rng = np.random.default_rng(seed)
-    scores = np.zeros((games, players), dtype=np.int64)  # by seat
+    kind0, scores0 = (0, [0] * players) if start is None else start
+    scores = np.tile(np.asarray(scores0, dtype=np.int64), (games, 1))  # by seat
     mover = np.zeros(games, dtype=np.int64)
-    kind = np.zeros(games, dtype=np.int64)
+    kind = np.full(games, kind0, dtype=np.int64)
     result = np.zeros((games, players))
     live = np.arange(games)
     turns = 0
