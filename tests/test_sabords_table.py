@@ -81,3 +81,31 @@ def test_spec_bounds() -> None:
         TableSpec.of(load_rules(), 6)
     with pytest.raises(InputError):
         TableSpec.of(load_rules(("ties-extra-round",)), 3)
+
+
+def test_last_turn_against_a_safe_leader_is_the_reach_objective() -> None:
+    """The last turn of the final round against a leader no Island can bring below the
+    target: the mover wins by scoring more than the gap (three dice: no nine of a kind). For a
+    gap no turn scores exactly (no tie is possible) that is the engine's reach objective,
+    P(points >= gap), solved per card and weighted by the deck. Those states lead only to
+    results, so their best turns need no other value of the table."""
+    from solver.sabords.objective import Objective
+    from solver.sabords.solve import solve_turn
+    from solver.sabords.table.equilibrium import TableSolver
+
+    rules = load_rules().with_dice(3)
+    solver = TableSolver(TableSpec.of(rules, 3, 300, -1000))
+    layout, deck = solver.layout, solver.layout.deck
+    lead = layout.top + int(deck.loss.max())  # still at or above the target after any Island
+    gaps = [g for g in range(1, int(deck.own.max()) + 1) if g not in set(deck.own.tolist())
+            and layout.low <= lead - g < layout.top]
+    assert len(gaps) >= 3
+    rows = layout.index(final(1), [[lead - g, lead, 0] for g in gaps])
+    assert np.all(solver.succ[rows] >= layout.states)  # every outcome ends the game
+    values = layout.empty()
+    pay = values[solver.succ[rows], layout.players - 1]
+    turns = deck.lanes.solve(pay, np.arange(len(rows)), deck.lanes.storage(len(rows)), 1e-14)
+    for gap, wins in zip(gaps, turns.values, strict=True):
+        reach = sum(w * solve_turn(card, Objective("reach", gap * 100), rules).start
+                    for card, w in zip(deck.cards, deck.weights, strict=True))
+        assert wins == pytest.approx(reach, abs=1e-12), gap
