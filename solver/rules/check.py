@@ -15,6 +15,7 @@ from pathlib import Path
 
 from solver.games import GAMES
 from solver.games import game as find_game
+from solver.rules import closed_forms
 from solver.rules.editions import CLASSES, load_editions, research_rules, structural_errors
 from solver.util import MODELS_DIR, PROOFS_DIR, REPO_ROOT, REPORTS_DIR
 
@@ -120,6 +121,9 @@ def run_check(games: list[str] | None = None, proofs_dir: Path = PROOFS_DIR,
             errors += [f"{game}: certificate {name}: {p}" for p in problems[:3]]
         if not entry["certificates"] and certificates:
             errors.append(f"{game}: no certificates found (run make solve)")
+        say(f"{find_game(game).title}: closed forms (sympy) against the engine")
+        entry["closed_forms"], mismatches = closed_forms.check(game)
+        errors += mismatches
         ambiguity = find_game(game).hook("ambiguity")
         say(f"{find_game(game).title}: variant claims (solving each reading)")
         claims = ambiguity.verify_claims(proofs_dir) if ambiguity else []

@@ -16,7 +16,8 @@ from solver.util import dumps_json
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
 def check(games, as_json) -> None:
     """Verify the rules: editions compared, rulebook numbers checked against the models,
-    invariants and certificates re-verified, variant claims re-checked.
+    invariants and certificates re-verified, variant claims re-checked, the rule
+    probabilities' closed forms (sympy) checked against the engine's exact numbers.
 
     Exits 1 when anything fails. Reports: reports/rules/ (written by make solve). Takes
     minutes: on a terminal a status line on stderr names the step being run.
@@ -54,6 +55,9 @@ def check(games, as_json) -> None:
                        f"{len(entry['count_checks'])} agree with the models")
             click.echo(f"  invariants    {held}/{len(entry['invariants'])} proved and verified")
             click.echo(f"  certificates  {good}/{len(certs)} verify")
+            if entry.get("closed_forms"):
+                click.echo(f"  closed forms  {entry['closed_forms']} chances derived with sympy "
+                           "and by the engine")
             click.echo(f"  variant claims {'verified' if entry['claims_ok'] else 'FAILED'}")
             for err in entry["errors"]:
                 click.echo(f"  FAIL {err}")

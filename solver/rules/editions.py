@@ -23,6 +23,11 @@ MEASURES = ("turn", "game", "none")
 # A place in a seed: the file's three-digit prefix and a line or a range, e.g. ``002:403-405``.
 PLACE = re.compile(r"^(\d{3}):(\d+)(?:-(\d+))?$")
 RESEARCH_PLACE = re.compile(r"^research\.md:(\d+)(?:-(\d+))?$")
+# A statement that reports the text's silence ("the text does not say ...") backs no reading:
+# such a point is a silence, and the words belong in its ``why`` or ``also``.
+SILENT_WORDS = re.compile(r"\b(does not say|do not say|did not say|is silent|are silent|"
+                          r"says nothing|say nothing|no \w+ (?:is|are) named|not stated|"
+                          r"nothing is said)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -152,6 +157,9 @@ def structural_errors(ed: Editions, known_variants: set[str] | None,
                 errors.append(f"{where}: unknown edition {say.get('edition')!r}")
             if not say.get("statement"):
                 errors.append(f"{where}: an edition's statement is empty")
+            elif SILENT_WORDS.search(say["statement"]):
+                errors.append(f"{where}: {say.get('edition')}'s statement says the text is "
+                              "silent, so it backs no reading (a silence has no statements)")
             if not say.get("at") or not say.get("quote"):
                 errors.append(f"{where}: {say.get('edition')}'s statement cites no place and "
                               "quoted words (at, quote)")

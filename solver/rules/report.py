@@ -1,6 +1,7 @@
 """``make solve`` for the verifier: write ``reports/rules/`` (README.md with the one-page
-summary, consistency.md, invariants.md, ambiguities.md) from the invariants and claims of the
-run's earlier steps (:class:`solver.games.SolveRun`: each is proved or measured once).
+summary, consistency.md, invariants.md, ambiguities.md, closed-forms.md) from the invariants
+and claims of the run's earlier steps (:class:`solver.games.SolveRun`: each is proved or
+measured once) and the closed forms of :mod:`solver.rules.closed_forms`.
 
 ``python -m solver.rules.report`` rewrites README.md, consistency.md and ambiguities.md from the
 stored claims (``proofs/<game>/variants.json``) without solving anything again; ``make solve``
@@ -16,6 +17,7 @@ from solver.games import GAMES, SolveRun
 from solver.games import game as find_game
 from solver.rules.check import check_editions
 from solver.rules.claims import read_claims
+from solver.rules.closed_forms import markdown as closed_forms_markdown
 from solver.util import PROOFS_DIR, atomic_write_text
 
 # The unit of each objective's number, per game.
@@ -200,8 +202,9 @@ def _game_effect_lines(p: dict, baseline: dict) -> tuple[list[str], str, float]:
             text += (f"; at {_n(e['decisions_changed'])} of {_n(e['decisions_total'])} score "
                      "pairs the default's play loses more than 1e-9 P(win) under this reading")
         out.append(text)
-        if abs(e["delta"]) >= size:
-            size = abs(e["delta"])
+        relative = abs(e["delta"]) / base if base else abs(e["delta"])
+        if relative >= size:  # relative to the default's P(win), as turn effects are
+            size = relative
             worst = f"{e['delta']:+.2e} {unit} (`{name}`)"
     return out, worst, size
 
@@ -389,31 +392,52 @@ def annotate_points(game: str, entry: dict, rows: list[dict]) -> None:
                                 and p["measure"] == "turn"]}
 
 
+def summary_order(effect: str, size: float) -> tuple[int, float]:
+    """Where a point stands in the summary: measured effects by their size relative to the
+    default value, largest first; then effects proved or seen to be none; then points with no
+    other reading; last the readings no solver measures."""
+    if size > 0:
+        return 0, -size
+    if size == 0:
+        return 1, 0.0
+    return (2, 0.0) if effect == "no variant" else (3, 0.0)
+
+
+def _relative(size: float) -> str:
+    return f"{100 * size:.2f} %" if size >= 0 else ""
+
+
 def summary_markdown(entries: dict[str, dict], measured: dict[str, list[dict]]) -> str:
-    """The one-page summary: each open point in one line, sorted by the size of its effect."""
+    """The one-page summary: each open point in one line, sorted by the size of its effect
+    relative to the default value (:func:`summary_order`)."""
     items = []
     for game, entry in entries.items():
         for p in (p for p in entry["points"] if _is_open(p)):
             _, effect, size = effect_of(game, p, entry, measured.get(game, []))
             follows = _follows(p)
             follows_text = ", ".join(follows) if follows else "no edition (a choice)"
-            items.append((-size, game, p["id"], f"| {find_game(game).title.split(' /')[0]} | "
+            items.append((summary_order(effect, size), game, p["id"],
+                          f"| {find_game(game).title.split(' /')[0]} | "
                           f"{_cell(_at_the_table(p))} | `{p['default']}` | {follows_text} | "
-                          f"{_cell(effect)} |"))
+                          f"{_cell(effect)} | {_relative(size)} |"))
     lines = ["# Rules verifier reports", "",
              "## At the table: every open point on one page", "",
              "Each point the rulebooks leave open, the ruling the solvers use by default, the "
              "edition that ruling follows, and the other reading's measured effect (its "
              "largest change, in its own unit), sorted by that change relative to the default "
-             "value, largest first; points no solver measures yet come last. Details: "
-             "[ambiguities.md](ambiguities.md).", "",
+             "value (the last column: a turn's or the opening's value, or the first player's "
+             "P(win)), largest first; then the readings proved or seen to change nothing, the "
+             "points with no other reading, and last the readings no solver measures yet. "
+             "Details: [ambiguities.md](ambiguities.md).", "",
              "| game | what is unclear | default ruling | follows | measured effect of the "
-             "other reading |", "|---|---|---|---|---|"]
+             "other reading | relative to the default |", "|---|---|---|---|---|---:|"]
     lines += [row for *_, row in sorted(items)]
     lines += ["", "## The reports", "",
               "- [consistency.md](consistency.md): every rule point per game and edition, with "
               "its class and its place in the seeds, and the rulebooks' own numbers checked "
               "against the models",
+              "- [closed-forms.md](closed-forms.md): the rule probabilities as sympy closed "
+              "forms beside the engine's exact numbers, checked equal",
               "- [invariants.md](invariants.md): each invariant's statement, method, result "
               "and certificate",
               "- [ambiguities.md](ambiguities.md): each open point, its readings, the measured "
@@ -479,6 +503,7 @@ def write_reports(run: SolveRun, remeasure: bool = True) -> None:
         atomic_write_text(out / "invariants.md", invariants_markdown(invariant_rows))
     atomic_write_text(out / "ambiguities.md", ambiguities_markdown(entries, measured))
     atomic_write_text(out / "README.md", summary_markdown(entries, measured))
+    atomic_write_text(out / "closed-forms.md", closed_forms_markdown())
 
 
 if __name__ == "__main__":
