@@ -217,10 +217,12 @@ def check_proof(path: Path) -> list[str]:
 
 def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
                        others: tuple[int, ...] = OTHER_TARGETS, low: int | None = None,
-                       decision_dice: str = DECISION_DICE, games: int = DECK_GAMES) -> None:
+                       decision_dice: str = DECISION_DICE, games: int = DECK_GAMES
+                       ) -> GameTable:
     """Solve and write everything (the defaults are the shipped report's; the tests run it
     on a small game). Every table keeps scores down to ``low`` (the default's lowest score
-    when None), the readings' too."""
+    when None), the readings' too. Returns the default table with its play (the whole
+    table's report plays its rule with it)."""
     started = time.perf_counter()
     rules = load_rules()
     _log(f"the game at target {target} (default readings), and its play")
@@ -276,6 +278,7 @@ def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
     (proofs / "sabords").mkdir(parents=True, exist_ok=True)
     atomic_write_text(proofs / "sabords" / f"game-{target}.json", _proof(default))
     _log(f"done in {time.perf_counter() - started:.0f} s")
+    return default
 
 
 def _markdown(s: dict, grids: dict) -> str:

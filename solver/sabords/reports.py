@@ -230,7 +230,10 @@ def write_reports(run: SolveRun) -> None:
     _plots(rows, rules, out)
     from solver.sabords.game_report import write_game_reports
 
-    write_game_reports(out, run.proofs_dir)
+    headline = write_game_reports(out, run.proofs_dir)
+    from solver.sabords.table.report import write_table_report
+
+    write_table_report(out, run.proofs_dir, headline)
     atomic_write_text(out / "README.md", "\n".join([
         "# Mille Sabords! / Piraten Kapern reports",
         "",
@@ -253,9 +256,15 @@ def write_reports(run: SolveRun) -> None:
         "changes a decision, rules of thumb, every game-level reading measured, the real deck",
         "- [game.json](game.json): the same numbers as data (read by the rules verifier)",
         "- [game-heat-map.png](game-heat-map.png): P(win) by the two scores",
+        "- [table.md](table.md): the whole table, two to five players: each seat's P(win) "
+        "(three players exact on a small table so far), the four- and five-player rule and "
+        "what it costs; [table.json](table.json) the same as data, "
+        "[table-slice.png](table-slice.png) a three-player slice",
         "",
         "Certificates of exact optimality: `proofs/sabords/<card>.json` "
-        "(re-verified by `make check`); the game table `proofs/sabords/game-6000.json`, "
+        "(re-verified by `make check`); the three-player table "
+        "`proofs/sabords/table-3-500.json`, whose regret `make check` recomputes on a seeded "
+        "sample; the game table `proofs/sabords/game-6000.json`, "
         "whose Bellman residual `make check` recomputes.",
         "",
     ]))

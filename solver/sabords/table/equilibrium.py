@@ -263,9 +263,17 @@ def solve_table(spec: TableSpec, tol: float = 1e-12, progress: bool = False) -> 
     return TableSolver(spec, progress).solve(tol)
 
 
-def regret(solution: TableSolution) -> np.ndarray:
-    """Per state: the most the mover could gain by playing their turn otherwise against the
-    table's values (every turn solved again from scratch)."""
+def regret(solution: TableSolution, rows: np.ndarray | None = None) -> np.ndarray:
+    """Per state (all, or ``rows``): the most the mover could gain by playing their turn
+    otherwise against the table's values, every turn solved again from scratch."""
     solver = TableSolver(solution.spec)
-    best, _ = solver.best_responses(solution.values)
-    return best - solution.values[:solver.layout.states, 0]
+    layout = solver.layout
+    rows = np.arange(layout.states) if rows is None else np.asarray(rows)
+    lanes = solver.lanes
+    best = np.empty(len(rows))
+    for lo in range(0, len(rows), BLOCK):
+        part = rows[lo:lo + BLOCK]
+        pay = solution.values[solver.succ[part], layout.players - 1]
+        best[lo:lo + len(part)] = lanes.solve(pay, np.arange(len(part)),
+                                              lanes.storage(len(part)), 1e-14).values
+    return best - solution.values[rows, 0]

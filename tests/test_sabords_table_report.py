@@ -1,0 +1,45 @@
+"""The whole table's report and proof (solver.sabords.table.report) on a reduced game: three
+dice, target 500, scores floored at zero, a few thousand simulated games a line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver.sabords.game import GameSpec, load_game, with_play
+from solver.sabords.rules import load_rules
+from solver.sabords.table.report import check_proof, write_table_report
+from solver.sabords.table.states import TableSpec
+
+RULES = load_rules(("score-floor-zero",)).with_dice(3)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    root = tmp_path_factory.mktemp("table")
+    headline = with_play(load_game(GameSpec(RULES, 500)))
+    summary = write_table_report(root, root, headline, TableSpec.of(RULES, 3, 500), games=2000)
+    return root, summary
+
+
+def test_report_names_every_player_count(written) -> None:
+    root, summary = written
+    text = (root / "table.md").read_text(encoding="utf-8")
+    for players in ("| 2 |", "| 3 |", "| 4 |", "| 5 |"):
+        assert players in text
+    assert json.loads((root / "table.json").read_text(encoding="utf-8")) == json.loads(
+        json.dumps(summary))
+    exact = summary["three_players_exact"]
+    assert exact["regret"] < 1e-12 and sum(exact["seat_wins"]) == pytest.approx(1, abs=1e-12)
+    assert (root / "table-slice.png").stat().st_size > 1000
+
+
+def test_proof_checks_and_a_tampered_one_fails(written) -> None:
+    root, _ = written
+    path = root / "sabords" / "table-3-500.json"
+    assert check_proof(path, sample=300) == []
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["values"][17][0] -= 1e-3  # one state claims less than its best turn
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert check_proof(path, sample=len(doc["values"])) != []
