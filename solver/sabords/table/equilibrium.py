@@ -123,6 +123,7 @@ class TableSolver:
         values = self.play(points)
         points_seats = values[layout.index(NORMAL, [0] * layout.players)].copy()
         flips = np.zeros(states, dtype=np.int64)  # steps in which the best response changed
+        other = np.zeros((states, layout.deck.count))  # the last best turn before the current
         mix = Mixing.none(layout.deck.count)
         previous, history = None, []
         dist = np.broadcast_to(points, (states, layout.deck.count)).copy()
@@ -136,13 +137,13 @@ class TableSolver:
                       f"({time.perf_counter() - started:.1f} s)", file=sys.stderr, flush=True)
             if worst <= tol:
                 break
-            changed = np.zeros(states, dtype=bool)
             if previous is not None:
                 changed = np.abs(best_dist - previous).max(axis=1) > CHANGED
                 flips += changed
+                other[changed] = previous[changed]
             stalled = len(history) > STALL and worst > 0.5 * min(history[-STALL - 1:-1])
-            if stalled:
-                mix = mix.extend(np.flatnonzero(changed & (flips >= 2)), best_dist, previous)
+            if stalled:  # every state that went back and forth mixes its last two turns
+                mix = mix.extend(np.flatnonzero(flips >= 2), best_dist, other)
             mix = mix.refresh(best_dist, values, self.succ, layout.players, tol)
             previous = best_dist
             dist = best_dist.copy()
