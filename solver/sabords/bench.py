@@ -45,6 +45,7 @@ def run() -> None:
           f"  goal < 0.3 s")
 
     whole_game()
+    whole_table()
 
     from solver.sabords.certify import certificate_document
     from solver.sabords.rules import load_rules
@@ -93,3 +94,44 @@ def whole_game() -> None:
             walls.append(time.perf_counter() - start)
         print(f"`treasure sabords hold --me 5400 --opponent 5900`, warm cache: "
               f"{median_and_worst(walls)}  goal < 0.3 s")
+
+
+def whole_table() -> None:
+    """The three-player table the report solves exactly, from nothing in a fresh process (time,
+    peak memory, policy-iteration steps, regret), a warm three-player `hold`, and the size of
+    the table at 6000 that is not solved yet."""
+    import json
+    import resource
+    import tempfile
+
+    from solver.sabords.rules import load_rules
+    from solver.sabords.table.report import SMALL_TARGET, SMALL_VARIANTS
+    from solver.sabords.table.states import Layout, TableSpec
+
+    treasure = [sys.executable, "-m", "solver"]
+    flags = ["--target", str(SMALL_TARGET)] + [f"--variant={v}" for v in SMALL_VARIANTS]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "TREASURE_CACHE": cache}
+        start = time.perf_counter()
+        out = subprocess.run(treasure + ["sabords", "game", "--players", "3", "--json"] + flags,
+                             capture_output=True, text=True, check=True, env=env).stdout
+        wall = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 ** 2
+        doc = json.loads(out)
+        print(f"the three-player table, target {SMALL_TARGET} ({', '.join(SMALL_VARIANTS)}), "
+              f"from nothing: {wall:.0f} s wall, peak memory {peak:.2f} GB (largest child so "
+              f"far), {doc['solve']['states']:,} states, {doc['solve']['steps']} steps, "
+              f"{doc['solve']['mixed_states']} mixing, regret {doc['regret']:.1e}")
+        hold = ["sabords", "hold", "--card", "captain", "--scores", "200,400,300",
+                "CCDMPSSX"] + flags
+        walls = []
+        for _ in range(7):
+            start = time.perf_counter()
+            subprocess.run(treasure + hold, capture_output=True, check=True, env=env)
+            walls.append(time.perf_counter() - start)
+        print(f"`treasure sabords hold --scores 200,400,300`, warm cache: "
+              f"{median_and_worst(walls)}  goal < 0.5 s")
+    for low in (-2000, -9500):
+        size = Layout(TableSpec.of(load_rules(), 3, 6000, low)).states
+        print(f"the three-player table at 6000 with scores down to {low}: {size:,} states "
+              "(not solved yet: today's solver keeps every state's turns in memory)")
