@@ -150,11 +150,11 @@ def test_unread_variant_needs_a_description(tmp_path):
     text = path.read_text()
     line = 'variant_description = "With a Gold, Diamond or Skull card the card is the kept die'
     assert line in text
-    path.write_text(text.replace(line, line.replace("variant_description", "also")))
+    path.write_text(text.replace(line, line.replace("variant_description", "remark")))
     errors = check_editions("sabords", models)["errors"]
     assert any("card-kept-die" in e and "variant_description" in e for e in errors)
     # and a solver-measured point may not name a variant no solver defines
-    text = text.replace(line, line.replace("variant_description", "also"))
+    text = text.replace(line, line.replace("variant_description", "remark"))
     old = 'measure = "none"\nnot_measured = "The turn solver\'s states are the eight dice'
     assert old in text
     path.write_text(text.replace(old, old.partition("\n")[2]))
@@ -342,7 +342,7 @@ def test_unread_variant_needs_a_reason(tmp_path):
     text = path.read_text()
     line = 'not_measured = "The turn solver\'s states are the eight dice'
     assert line in text
-    path.write_text(text.replace(line, line.replace("not_measured", "also")))
+    path.write_text(text.replace(line, line.replace("not_measured", "remark")))
     errors = check_editions("sabords", models)["errors"]
     assert any("card-kept-die" in e and "not_measured" in e for e in errors)
 
