@@ -111,7 +111,8 @@ def test_the_corrected_classes():
                              ("sabords", "sorceress-reroll-size", "agreed"),
                              ("sabords", "sorceress-third-skull", "agreed"),
                              ("sabords", "chest-card-skulls", "stated by one edition"),
-                             ("armada", "set-aside-dice", "agreed")]:
+                             ("armada", "set-aside-dice", "agreed"),
+                             ("dracheninsel", "tie-break-gap", "silence")]:
         assert points[game][pid]["class"] == klass, pid
         assert points[game][pid]["variant"], pid  # the other reading is still measured
 
