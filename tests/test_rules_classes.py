@@ -127,6 +127,11 @@ def test_the_shipped_board_obeys_values_rise():
     for pier in default_game().board.piers:
         assert all(a < b for a, b in zip(pier.values[:-1], pier.values[1:], strict=True)), \
             pier.name
+    # 'you reveal another symbol on the pier' (004:239), agreed by every language
+    assert points["basic-next-symbol"]["class"] == "agreed"
+    for pier in default_game().board.piers:
+        if pier.kind == "count":
+            assert list(pier.need) == list(range(2, 2 + pier.doubloons)), pier.name
     assert min(min(p.values) for p in default_game().board.piers) >= 1
     assert max(max(p.values) for p in default_game().board.piers) <= 6
 
