@@ -568,6 +568,15 @@ def test_serve_rejects_a_bad_port_in_one_line(capsys):
     assert code == 2 and "cannot listen" in err and len(err.strip().splitlines()) == 1
 
 
+def test_serve_refuses_a_malformed_cache_limit_at_start(capsys, monkeypatch):
+    from tests.cli_helpers import run
+
+    monkeypatch.setenv("TREASURE_CACHE_LIMIT", "plenty")
+    code, out, err = run(["serve", "--port", "65000"], capsys)  # said before listening
+    assert code == 2 and out == "" and "TREASURE_CACHE_LIMIT" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_serve_says_who_can_reach_it():
     from solver.web.serve import address_lines
 

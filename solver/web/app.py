@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from solver.util import PROOFS_DIR, InputError, dumps_json
 from solver.web import errors
+from solver.web.answers import Answers
 from solver.web.builds import Builds
 from solver.web.models import ArmadaHold, SabordsGame, SabordsHold
 from solver.web.options import options
@@ -34,9 +35,10 @@ def _version() -> str:
         return "unknown"
 
 
-def _json(doc: dict) -> Response:
-    """A document exactly as the command line's ``--json`` prints it."""
-    return Response(dumps_json(doc), media_type="application/json")
+def _json(doc: dict | str) -> Response:
+    """A document exactly as the command line's ``--json`` prints it (or already printed)."""
+    return Response(doc if isinstance(doc, str) else dumps_json(doc),
+                    media_type="application/json")
 
 
 def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
@@ -50,7 +52,8 @@ def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
     app.include_router(dragon_api)
     builds = Builds()
     game_tables = GameTables(builds, proofs_dir)
-    app.state.builds, app.state.game_tables = builds, game_tables
+    answers = Answers()  # the same query asked again is answered from here
+    app.state.builds, app.state.game_tables, app.state.answers = builds, game_tables, answers
 
     @app.get("/api/health")
     def health() -> dict:
@@ -73,19 +76,20 @@ def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
         objective = query.objective
         if scoreboard and objective == "points":
             objective = None  # the page's default; with scores the objective is winning
-        return _json(hold_answer(
+        return _json(answers.body("sabords/hold", query, lambda: hold_answer(
             query.card, query.dice, game_tables, objective=objective,
             sorceress_used=query.sorceress_used, rerolled=query.rerolled, me=query.me,
             opponent=query.opponent, sudden_death=query.sudden_death,
-            target=query.target if scoreboard else None, variants=query.variants))
+            target=query.target if scoreboard else None, variants=query.variants)))
 
     @app.post("/api/sabords/game")
     def sabords_game(query: SabordsGame) -> Response:
         from solver.sabords.queries import game_answer
 
-        return _json(game_answer(game_tables, me=query.me, opponent=query.opponent,
-                                 sudden_death=query.sudden_death, target=query.target,
-                                 card=query.card, variants=query.variants))
+        return _json(answers.body("sabords/game", query, lambda: game_answer(
+            game_tables, me=query.me, opponent=query.opponent,
+            sudden_death=query.sudden_death, target=query.target, card=query.card,
+            variants=query.variants)))
 
     @app.post("/api/armada/hold")
     def armada_hold(query: ArmadaHold) -> Response:
@@ -99,7 +103,8 @@ def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
         game = Game.load(None, tuple(query.variants))
         hold_position(game, query.board_state, query.rolls_left, query.dice)
         armada_ready(builds, game, objective)
-        return _json(hold(game, query.board_state, query.rolls_left, query.dice, objective))
+        return _json(answers.body("armada/hold", query, lambda: hold(
+            game, query.board_state, query.rolls_left, query.dice, objective)))
 
     if STATIC_DIR.is_dir():
         app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="pages")

@@ -110,6 +110,9 @@ def serve(host: str, port: int) -> None:
       treasure serve --port 8080
       treasure serve --host 0.0.0.0    # reachable from a phone on the same network
     """
+    from solver.cache import size_limit
+
+    size_limit()  # a malformed $TREASURE_CACHE_LIMIT is said now, not at the first build
     sock = listening_socket(host, port)
     import uvicorn
 
