@@ -66,7 +66,17 @@ def test_value_json_has_expected_bust_island():
         (("sabords", "score", "CCCCDSSZ"), "unknown die face"),
         (("sabords", "score", "coin,coin,gold,coin,diamond,ruby,sabre,skull"), "unknown die"),
         (("sabords", "score", "--card", "kraken", "CCCCDSSX"), "unknown card"),
-        (("sabords", "hold", "CCCXXXMP"), "the turn is bust, nothing to decide"),
+        (("sabords", "hold", "CCCXXXMP"), "the turn is bust and lost: it scores nothing"),
+        (("sabords", "hold", "--card", "sea-battle-3", "XXXXCCDM"), "4 skulls on the dice: the "
+         "turn is bust and lost (no Island of Skulls with the sea-battle-3 card): it costs you "
+         "500 points"),
+        (("sabords", "hold", "--card", "sea-battle-2", "SSXXXCDM"), "it costs you 300 points"),
+        (("sabords", "score", "--card", "captain", "--chest", "CC", "CCCDMXXX"),
+         "--chest means nothing with the captain card"),
+        (("sabords", "score", "--card", "treasure-island", "--chest", "CCCX", "CCCDMXXX"),
+         "a skull cannot go on the chest"),
+        (("sabords", "score", "--card", "treasure-island", "--chest", "DDD", "CCCDMXXX"),
+         "--chest DDD is not among the dice CCCDMXXX"),
         (("sabords", "hold", "--objective", "fun", "CCCXXMPS"), "bad objective"),
         (("sabords", "hold", "--variant", "nope", "CCCXXMPS"), "unknown variant"),
         (("sabords", "score", "--island", "CCCXXMPS"), "Island of Skulls"),
@@ -84,3 +94,33 @@ def test_help_everywhere_has_an_example():
                  ("sabords", "variants")):
         out = run(*args, "--help")
         assert out.returncode == 0 and "treasure sabords" in out.stdout
+
+
+def test_score_counts_the_chest_when_the_turn_busts():
+    # CCCD on Treasure Island: three coins 300 + a set of three 100 + a diamond 100 = 500
+    doc = json.loads(run("sabords", "score", "--card", "treasure-island", "--chest", "CCCD",
+                         "--json", "CCCDMXXX").stdout)
+    assert doc["bust"] and doc["protected"] == 500 and doc["score"] == 500
+    assert doc["on_chest"] == "CCCD"
+    doc = json.loads(run("sabords", "score", "--card", "treasure-island", "--chest",
+                         "coin,coin", "--json", "CCCDMXXX").stdout)
+    assert doc["score"] == 200  # two coins, no set
+    text = run("sabords", "score", "--card", "treasure-island", "--chest", "CCCD",
+               "CCCDMXXX").stdout
+    assert "On chest" in text and "+500 (scored although the turn busted)" in text
+    nothing = json.loads(run("sabords", "score", "--card", "treasure-island", "--json",
+                             "CCCDMXXX").stdout)
+    assert nothing["score"] == 0 and "protected" not in nothing
+
+
+def test_hold_text_names_the_dice_for_the_chest():
+    doc = json.loads(run("sabords", "hold", "--card", "treasure-island", "--json",
+                         "CCCDMPSX").stdout)
+    text = run("sabords", "hold", "--card", "treasure-island", "CCCDMPSX").stdout
+    first, header = text.splitlines()[:2]
+    assert f"CHEST {doc['best']['protect']}" in first and "on chest" in header
+    rows = text.splitlines()[3:3 + len(doc["options"][:10])]
+    for row, option in zip(rows, doc["options"], strict=False):
+        assert row.split()[3 if option["action"] == "reroll" else 2] == (
+            option.get("protect") or "-")
+    assert "on chest" not in run("sabords", "hold", "--card", "captain", "CCDMPSXX").stdout

@@ -79,8 +79,8 @@ def advise(card: str, objective: Objective, rules: Rules, dice: str, *,
     if model.first_island[pos]:
         return island_advice(model, counts, pos)
     if not model.problem.live[mode, pos]:
-        raise InputError(f"{format_dice(counts, rules)}: {_skulls_text(counts, model)}: the "
-                         "turn is bust, nothing to decide")
+        raise InputError(f"{format_dice(counts, rules)}: {_skulls_text(counts, model)}: "
+                         f"{bust_text(model, counts)}")
     stop_value = float(model.problem.stop_value[mode, pos])
     options = [{
         "action": "stop",
@@ -166,6 +166,24 @@ def _skulls_text(counts: np.ndarray, model) -> str:
         return f"{on_dice} skulls on the dice"
     return (f"{on_dice} skulls on the dice and {on_card} on the {model.card.name} card "
             f"({on_dice + on_card} in all)")
+
+
+def bust_text(model, counts: np.ndarray) -> str:
+    """What a bust showing ``counts`` means for the player: the turn is lost, and what it
+    costs (the sea battle's penalty, the Truce's sabres, each opponent's loss), from the
+    scoring rules; with enough skulls for the Island on a card without one, why not."""
+    from solver.sabords.scoring import bust_outcomes
+
+    card, rules = model.card, model.rules
+    out = bust_outcomes(counts, card, rules)
+    own, opponents = int(out.own[0]), int(out.opponents[0])
+    why = ""
+    if not card.island and int(counts[model.skull]) >= rules.island_skulls:
+        why = f" (no Island of Skulls with the {card.name} card)"
+    cost = f"it costs you {-own} points" if own < 0 else "it scores nothing"
+    if opponents:
+        cost += f" and each opponent loses {opponents}"
+    return f"the turn is bust and lost{why}: {cost}"
 
 
 def island_advice(model, counts: np.ndarray, pos: int) -> dict:

@@ -50,21 +50,28 @@ def sabords() -> None:
 @sabords.command()
 @click.option("--card", default="none", show_default=True, help=CARD_HELP)
 @click.option("--island", is_flag=True, help="The dice end an Island of Skulls turn.")
+@click.option("--chest", metavar="DICE", default=None,
+              help="Treasure Island: the dice that were on the chest (part of DICE, no "
+                   "skulls); they score when the turn busts.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_variants_option
 @click.argument("dice")
-def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
+def score(card: str, island: bool, chest: str | None, as_json: bool, variants,
+          dice: str) -> None:
     """Score the dice a turn ends with.
 
     \b
     Example (the French rulebook's worked example, 1400 points):
       treasure sabords score --card captain CCCCDSSX
+    A Treasure Island turn that busted with CCCD on the chest (they still score):
+      treasure sabords score --card treasure-island --chest CCCD CCCDMXXX
     """
     from solver.sabords.dice import format_dice, parse_dice
     from solver.sabords.scoring import (
         bust_outcomes,
         island_count,
         island_loss,
+        protected_outcomes,
         stop_outcomes,
     )
 
@@ -75,6 +82,9 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
     skulls = int(counts[rules.face(rules.skull)]) + the_card.extra_skulls
     dice = format_dice(counts, rules)
     result: dict = {"card": card, "dice": dice}
+    on_chest = _chest_dice(chest, counts, the_card, rules) if chest is not None else None
+    if on_chest is not None:
+        result["on_chest"] = format_dice(on_chest, rules)
     if island:
         if not the_card.island:
             raise InputError(f"no Island of Skulls with the {card} card")
@@ -91,6 +101,9 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
         out = bust_outcomes(counts, the_card, rules)
         result.update(score=int(out.own[0]), bust=True, chest=False,
                       opponents=-int(out.opponents[0]))
+        if on_chest is not None:
+            saved = int(protected_outcomes(on_chest, the_card, rules).own[0])
+            result.update(score=result["score"] + saved, protected=saved)
     else:
         out = stop_outcomes(counts, the_card, rules)
         result.update(score=int(out.own[0]), bust=False, chest=bool(out.chest[0]),
@@ -103,11 +116,34 @@ def score(card: str, island: bool, as_json: bool, variants, dice: str) -> None:
         lines.append(("Each opponent", f"{result['opponents']:+d}"))
     if result.get("bust"):
         lines.append(("Bust", f"yes ({skulls} skulls)"))
+    if "on_chest" in result:
+        saved = (f"{result['protected']:+d} (scored although the turn busted)"
+                 if "protected" in result else "no bust: every die scores")
+        lines.append(("On chest", f"{result['on_chest']}: {saved}"))
     if result.get("chest"):
         lines.append(("Full chest", "yes (+500 included)"))
     if result.get("win"):
         lines.append(("Nine of a kind", "wins the game at once"))
     _print_pairs(lines)
+
+
+def _chest_dice(text: str, counts: np.ndarray, card, rules) -> np.ndarray:
+    """The face counts of ``--chest``: only with a Treasure Island card, no skulls, and
+    among the dice."""
+    from solver.sabords.dice import format_dice, parse_dice
+
+    if not card.protect:
+        raise InputError(f"--chest means nothing with the {card.name} card: only Treasure "
+                         "Island keeps dice on the chest")
+    words = [t for t in text.replace(";", ",").replace(" ", ",").split(",") if t]
+    size = len(words) if len(words) > 1 else len(text.strip())
+    chest = np.array(parse_dice(text, rules, count=size))
+    if chest[rules.face(rules.skull)]:
+        raise InputError(f"--chest {format_dice(chest, rules)}: a skull cannot go on the chest")
+    if np.any(chest > counts):
+        raise InputError(f"--chest {format_dice(chest, rules)} is not among the dice "
+                         f"{format_dice(counts, rules)}")
+    return chest
 
 
 def _print_pairs(pairs) -> None:
@@ -181,23 +217,30 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
 
     best = advice["best"]
     verdict = "STOP" if best["action"] == "stop" else f"REROLL {best['reroll']}"
+    if best.get("protect"):
+        verdict += f", CHEST {best['protect']}"
     options = advice["options"] if show_all else advice["options"][:10]
     digits = distinguishing_digits([o["value"] for o in options], *goal.digits)
     click.echo(f"{advice['card']}, {advice['dice']}: {verdict}  (value "
                f"{advice['value']:.{digits}f}, objective {advice['objective']})")
     bust_digits = distinguishing_digits([o[k] for o in options for k in ("bust_next", "bust")],
                                         3, 6)
+    chest = any("protect" in o for o in options)  # Treasure Island: dice kept safe
     rows = []
     for opt in options:
         rows.append([
             "stop" if opt["action"] == "stop" else "reroll " + opt["reroll"],
             opt.get("keep", ""),
+            *([opt.get("protect") or "-"] if chest else []),
             f"{opt['value']:.{digits}f}",
             f"{opt['bust_next']:.{bust_digits}f}",
             f"{opt['bust']:.{bust_digits}f}",
         ])
-    _print_table(["option", "keep", goal.label, "P(bust next)", "P(bust in turn)"], rows,
-                 "llrrr")
+    _print_table(["option", "keep", *(["on chest"] if chest else []), goal.label,
+                  "P(bust next)", "P(bust in turn)"], rows, "ll" + "l" * chest + "rrr")
+    if chest:
+        click.echo("on chest: the dice to put on Treasure Island before rolling (they score "
+                   "even if the turn busts)")
     if len(advice["options"]) > len(options):
         click.echo(f"({len(advice['options']) - len(options)} more options: --all)")
 
