@@ -130,3 +130,23 @@ def test_four_player_hold_is_the_two_player_hold_against_the_leader() -> None:
     last = hold_answer("captain", "CCDMPSXX", two_player, scores="300,200,600,700",
                        trigger=3, whole=reduced, **ARGS)
     assert last["rule_position"] == {"phase": "last", "me": 300, "leader": 700}
+
+
+@pytest.mark.parametrize("argv", [
+    ["sabords", "game", "--me", "100", "--opponent", "200", "--opponent", "300"],
+    ["sabords", "game", "--scores", "100,x"],
+    ["sabords", "game", "--scores", "100"],
+    ["sabords", "game", "--scores", "100,200,300,400,500,600"],
+    ["sabords", "game", "--players", "7"],
+    ["sabords", "game", "--scores", "100,200", "--me", "100"],
+    ["sabords", "game", "--scores", "100,6200,6300"],
+    ["sabords", "game", "--scores", "150,200,300"],
+    ["sabords", "game", "--race", "--me", "100", "--opponent", "200"],
+    ["sabords", "hold", "--scores", "100,200,300", "--trigger", "5", "CCDMPSXX"],
+])
+def test_bad_positions_are_one_line(argv, capsys) -> None:
+    from tests.cli_helpers import run
+
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

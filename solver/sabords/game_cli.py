@@ -31,12 +31,22 @@ def game_position_options(func):
     func = click.option("--sudden-death", is_flag=True,
                         help="The trigger player dropped below the target after the last "
                              "round: the first to reach it again wins at once.")(func)
-    func = click.option("--opponent", type=int, default=None, metavar="POINTS",
+    func = click.option("--opponent", type=int, multiple=True, callback=_once,
+                        metavar="POINTS",
                         help="The opponent's score (two players); at or above the target "
-                             "means this is my last turn.")(func)
-    return click.option("--me", type=int, default=None, metavar="POINTS",
+                             "means this is my last turn. More opponents: --scores.")(func)
+    return click.option("--me", type=int, multiple=True, callback=_once, metavar="POINTS",
                         help="My score, before this turn (scores may be negative, down to "
                              "-9500, the lowest score the solved game keeps).")(func)
+
+
+def _once(ctx, param, values):
+    """A score option given at most once: a second --opponent is not a second opponent."""
+    if len(values) > 1:
+        more = " (for more than one opponent, --scores A,B,C...)" if param.name == "opponent" \
+            else ""
+        raise click.BadParameter(f"given {len(values)} times; give it once{more}")
+    return values[0] if values else None
 
 
 def game_table(use_cache: bool = True):
