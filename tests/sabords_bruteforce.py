@@ -3,7 +3,9 @@
 Nothing here uses the engine or the project's scoring: dice are ordered tuples of letters,
 decisions are hold masks over positions, rolls are enumerated outcome by outcome, and the
 optimal values come from exact policy iteration with Fractions and Gauss-Jordan elimination.
-It covers the default rules (French reading) for a subset of cards.
+It covers the default rules (French reading) for a subset of cards, and three turn readings
+(``solve``'s ``readings``: keep-a-non-skull, battle-bust-no-penalty,
+battle-four-skulls-no-penalty), each written here from its description alone.
 """
 
 from __future__ import annotations
@@ -54,8 +56,13 @@ def stop_score(dice: tuple[str, ...], card: str, chest_allowed: bool = True) -> 
     return points
 
 
-def bust_score(dice: tuple[str, ...], card: str) -> int:
-    return -BATTLE[card][1] if card in BATTLE else 0
+def bust_score(dice: tuple[str, ...], card: str, readings: frozenset[str] = frozenset()) -> int:
+    if card not in BATTLE:
+        return 0
+    need, bonus = BATTLE[card]
+    if "battle-bust-no-penalty" in readings and dice.count("S") >= need:
+        return 0
+    return -bonus
 
 
 def best_protected(kept: tuple[str, ...]) -> int:
@@ -93,7 +100,7 @@ def _solve_linear(rows: list[dict[int, Fraction]], rhs: list[Fraction]) -> list[
     return b
 
 
-def solve(card: str, n: int):
+def solve(card: str, n: int, readings: frozenset[str] = frozenset()):
     """Exact optimal values {(mode, sorted dice): Fraction} and the start value."""
     sorceress = card == "sorceress"
     modes = (0, 1) if sorceress else (0,)
@@ -105,7 +112,8 @@ def solve(card: str, n: int):
         for mask in range(1, 1 << n):
             rolled = [dice[i] for i in range(n) if mask >> i & 1]
             kept = tuple(dice[i] for i in range(n) if not mask >> i & 1)
-            if len(rolled) < 2 or len(kept) < 1:
+            held = [d for d in kept if d != "X"] if "keep-a-non-skull" in readings else kept
+            if len(rolled) < 2 or len(held) < 1:
                 continue
             freed = rolled.count("X")
             if freed > (1 if sorceress and mode == 0 else 0):
@@ -123,7 +131,7 @@ def solve(card: str, n: int):
             elif card == "treasure-island":
                 out.append((p, None, Fraction(best_protected(kept))))
             else:
-                out.append((p, None, Fraction(bust_score(new, card))))
+                out.append((p, None, Fraction(bust_score(new, card, readings))))
         return out
 
     cache = {}
@@ -173,8 +181,10 @@ def solve(card: str, n: int):
         k = skulls(s, card)
         if k >= 4 and card not in BATTLE:
             start += Fraction(0)  # the Island of Skulls: no own points
+        elif k >= 4 and "battle-four-skulls-no-penalty" in readings:
+            start += Fraction(0)  # the turn is lost, nothing paid
         elif k >= 3:
-            start += bust_score(s, card)
+            start += bust_score(s, card, readings)
         else:
             start += values[(0, s)]
     return values, start / 6**n

@@ -100,6 +100,10 @@ PROOFS = {
 def measure(variant_name: str, base: Game | None = None) -> list[dict]:
     base = base or default_game()
     variant = Game(base.board, with_variant(base.rules, variant_name))
+    if variant.rules.measured_only():
+        from solver.armada.readings import measure_reading
+
+        return measure_reading(variant_name, base, variant)
     levels, skulls = base.opening
     rows = []
     for objective in OBJECTIVES:

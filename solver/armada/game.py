@@ -83,6 +83,11 @@ class Game:
         """The board in ``board_file`` (default: the shipped one) under the named variants; a
         pier needing more dice than the game has is an InputError."""
         board, rules = load_board(board_file), load_rules(variants)
+        unread = rules.measured_only()
+        if unread:
+            raise InputError(f"bad variant: {', '.join(unread)} is a reading no Gold Armada "
+                             "table reads (measured by `treasure check`: "
+                             "reports/rules/ambiguities.md)")
         for pier in board.piers:
             need = max(pier.need)
             if need > rules.dice:

@@ -15,6 +15,9 @@ from solver.util import (
 )
 
 RULES_FILE = MODELS_DIR / "armada" / "rules.toml"
+# Readings no whole-game table reads: who wins, the end of the round, the order of play, locked
+# dice (measured by solver.armada.ambiguity in simulated games or one turn).
+MEASURED_ONLY = ("winner", "ties", "game_end", "turn_order", "set_aside")
 
 
 @dataclass(frozen=True)
@@ -31,11 +34,23 @@ class Rules:
     five_kind_full_house: bool
     exact_kind: bool
     full_house_pair_any: bool
+    winner: str = "value-minus-skulls"
+    ties: str = "shared"
+    game_end: str = "at-once"
+    turn_order: str = "clockwise"
+    set_aside: str = "may-return"
     variants: tuple[str, ...] = ()
 
     def key(self) -> dict:
-        """Everything about the rules that determines a solve (cache keys, certificates)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "variants"}
+        """Everything about the rules that determines a solve (cache keys, certificates): not
+        the readings no table reads (``MEASURED_ONLY``)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "variants" and f.name not in MEASURED_ONLY}
+
+    def measured_only(self) -> list[str]:
+        """The fields set away from the default that no table reads."""
+        base = Rules(**_raw()["game"])
+        return [n for n in MEASURED_ONLY if getattr(self, n) != getattr(base, n)]
 
 
 @cache
@@ -51,7 +66,8 @@ def variant_names() -> dict[str, str]:
 def with_variant(rules: Rules, name: str) -> Rules:
     """``rules`` with one more named variant applied (keeps any other changes, e.g. a reduced
     number of skulls)."""
-    changes, _ = apply_variants(rules.key(), _raw()["variants"], [name])
+    current = {f.name: getattr(rules, f.name) for f in fields(rules) if f.name != "variants"}
+    changes, _ = apply_variants(current, _raw()["variants"], [name])
     return replace(rules, **changes, variants=tuple(sorted({*rules.variants, name})))
 
 

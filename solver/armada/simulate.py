@@ -25,7 +25,8 @@ def _roll(rng: np.random.Generator, game: Game, n: np.ndarray) -> np.ndarray:
 def _turn(game: Game, table: np.ndarray, sign: float, levels: np.ndarray, skulls: np.ndarray,
           rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Play one turn in each game: (target taken, token value). Games in the same state share
-    one solve of the turn."""
+    one solve of the turn. With no skull token left (a turn after the end, when the round is
+    played out) a skull is nothing: worth 0, and taken only when no doubloon qualifies."""
     sp, h = game.space, game.horizon
     b = len(skulls)
     codes = levels @ game.strides
@@ -38,7 +39,9 @@ def _turn(game: Game, table: np.ndarray, sign: float, levels: np.ndarray, skulls
     u_vals = game.values[np.arange(levels.shape[1])[None, :],
                          np.minimum(u_levels, game.max_doubloons - 1)]
     piers = np.where(full_level, -np.inf, u_vals + sign * nxt)
-    skull = game.rules.skull_value + sign * table[u_skulls + 1, u_codes]
+    left = u_skulls < game.rules.skulls
+    skull = np.where(left, game.rules.skull_value
+                     + sign * table[np.minimum(u_skulls + 1, game.rules.skulls), u_codes], 0.0)
     final, target = finals_batch(game, u_levels, piers, skull)
     _, keep = h.stages(final)
     keep = [None if k is None else k[back] for k in keep]
@@ -51,7 +54,8 @@ def _turn(game: Game, table: np.ndarray, sign: float, levels: np.ndarray, skulls
                                                            - sp.size[kept].astype(np.int64))
     rows = sp.index_many(counts) - first
     taken = target[np.arange(b), rows]
-    token = np.where(taken == SKULL, game.rules.skull_value,
+    token = np.where(taken == SKULL, np.where(skulls < game.rules.skulls,
+                                              game.rules.skull_value, 0),
                      vals[np.arange(b), np.maximum(taken, 0)])
     return taken, token
 

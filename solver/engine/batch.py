@@ -262,8 +262,8 @@ def maps_onto(a: OutcomeMap, b: OutcomeMap, faces: np.ndarray, perm: np.ndarray)
     if len(pa.keep_rules) != len(pb.keep_rules):
         return False
     for ra, rb in zip(pa.keep_rules, pb.keep_rules, strict=True):
-        if (ra.mode, ra.next_mode, ra.min_keep, ra.max_keep) != (rb.mode, rb.next_mode,
-                                                                  rb.min_keep, rb.max_keep):
+        if (ra.mode, ra.next_mode, ra.min_keep, ra.max_keep, ra.min_free_keep) != (
+                rb.mode, rb.next_mode, rb.min_keep, rb.max_keep, rb.min_free_keep):
             return False
         if not (np.array_equal(np.asarray(rb.forced)[faces], ra.forced)
                 and np.array_equal(np.asarray(rb.free)[faces], ra.free)):
@@ -325,7 +325,7 @@ def _fold(om: OutcomeMap) -> dict:
         keep = alive[dst]
         edges = np.unique(np.stack([src[keep], dst[keep]], axis=1), axis=0)
         rules.append({"mode": rule.mode, "next": rule.next_mode, "smap": smap,
-                      "allowed": (orbits.size >= rule.min_keep) & (orbits.size <= rule.max_keep),
+                      "allowed": rule.allowed_nodes(space.counts[orbits.rep].astype(np.int64)),
                       "touched": np.flatnonzero(alive), "src": edges[:, 0], "dst": edges[:, 1]})
     locked = np.ones(space.faces, dtype=bool)  # faces no rule lets a reroll move (skulls)
     for rule in pr.keep_rules:

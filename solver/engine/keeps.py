@@ -25,8 +25,9 @@ from solver.engine.multiset import DiceSpace
 @dataclass(frozen=True)
 class KeepRule:
     """In mode ``mode``, keep ``K`` of the dice showing ``S`` when ``S - K`` is ``forced``
-    plus any dice of the ``free`` faces and ``min_keep <= |K| <= max_keep``; the roll then
-    continues in ``next_mode``."""
+    plus any dice of the ``free`` faces, ``min_keep <= |K| <= max_keep`` and ``K`` holds at
+    least ``min_free_keep`` dice of the free faces; the roll then continues in
+    ``next_mode``."""
 
     mode: int
     next_mode: int
@@ -34,15 +35,22 @@ class KeepRule:
     free: tuple[bool, ...]  # faces that may be rolled besides the forced dice
     min_keep: int
     max_keep: int
+    min_free_keep: int = 0  # kept dice of free faces (a kept die must not be a skull)
+
+    def allowed_nodes(self, counts: np.ndarray) -> np.ndarray:
+        """Which keep nodes (rows of face counts) the size bounds allow."""
+        size = counts.sum(axis=1)
+        free_kept = counts[:, np.asarray(self.free, dtype=bool)].sum(axis=1)
+        return ((size >= self.min_keep) & (size <= self.max_keep)
+                & (free_kept >= self.min_free_keep))
 
     def keeps(self, space: DiceSpace, state: np.ndarray, keep: np.ndarray,
               rolled: np.ndarray) -> np.ndarray:
         """Which of the ``(state, keep, rolled)`` triples of ``space`` this rule allows."""
         rest = space.counts[rolled].astype(np.int64) - np.asarray(self.forced)
-        kept = space.size[keep]
         free = np.asarray(self.free, dtype=bool)
         return ((rest >= 0).all(axis=1) & (rest[:, ~free] == 0).all(axis=1)
-                & (kept >= self.min_keep) & (kept <= self.max_keep))
+                & self.allowed_nodes(space.counts[keep].astype(np.int64)))
 
 
 def expand(space: DiceSpace, live: np.ndarray, rules: tuple[KeepRule, ...]):

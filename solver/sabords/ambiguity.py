@@ -43,7 +43,8 @@ def same_problem(a: TurnModel, b: TurnModel) -> bool:
         if (x is None) != (y is None) or (x is not None and not np.array_equal(x, y)):
             return False
     return (np.array_equal(a.first_island, b.first_island)
-            and np.array_equal(a.island_value, b.island_value))
+            and np.array_equal(a.island_value, b.island_value)
+            and np.array_equal(a.first_lost, b.first_lost))
 
 
 def decision_states(default, variant) -> int:
@@ -135,3 +136,36 @@ def _check_rows(claims: list[dict]) -> list[str]:
             if abs((v - d) - row["delta"]) > 1e-5:
                 errors.append(f"{where}: the measured change differs")
     return errors
+
+
+def _ends(deck) -> list:
+    """Each card's turn as its structure and the (own, loss) every state's end gives: stops,
+    busts, first rolls (outcome distributions) and protected keeps; an instant win aside."""
+    own_loss = np.stack([deck.own, deck.loss], axis=1)
+    out = []
+    for om in deck.maps:
+        pr = om.problem
+        first = [sorted((tuple(own_loss[o]), p) for o, p in row.items()) for row in om.first_rows]
+        protect = None if om.protect_out is None else own_loss[om.protect_out]
+        out.append((pr.live, pr.act_mode, pr.act_state, pr.act_keep, pr.act_next,
+                    own_loss[om.stop_out], own_loss[om.end_out], first, protect))
+    return out
+
+
+def same_turns(a: Rules, b: Rules) -> bool:
+    """Do two readings play the same turns, ending in the same points for the mover and the
+    same loss for the opponents (a game-level reading), so that one reading's turn policies
+    can be scored under the other's game values? Nine identical symbols winning at once
+    aside, which the game's payoffs read."""
+    from solver.sabords.turn_lanes import deck_turns
+
+    da, db = deck_turns(a), deck_turns(b)
+    if da.cards != db.cards:
+        return False
+    for x, y in zip(_ends(da), _ends(db), strict=True):
+        for u, v in zip(x, y, strict=True):
+            same = u == v if isinstance(u, list) or u is None else (
+                v is not None and np.array_equal(u, v))
+            if not same:
+                return False
+    return True

@@ -40,6 +40,8 @@ def exact_start_value(model: TurnModel, cert: Certificate) -> Fraction:
             dist = island_distribution(dice_skulls, model.card, model.rules)
             landing = sum(p * int(model.objective.payoff(0, loss, False)) for loss, p in
                           dist.items())
+        elif model.first_lost[pos]:
+            landing = Fraction(int(model.objective.payoff(0, 0, False)))
         else:
             landing = Fraction(cert.numerators[0][pos], cert.denominator)
         total += w * landing

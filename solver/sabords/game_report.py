@@ -27,7 +27,9 @@ from solver.sabords.rules import load_rules
 from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
 
 TARGET, OTHER_TARGETS = 6000, (5000, 8000)
-READINGS = ("endgame-new-final-round", "ties-extra-round", "nine-as-set", "score-floor-zero")
+READINGS = ("endgame-new-final-round", "ties-extra-round", "nine-as-set", "score-floor-zero",
+            "battle-bust-no-penalty", "battle-four-skulls-no-penalty", "keep-a-non-skull",
+            "card-skulls-threshold-only")
 DECISION_DICE = "CCCDMPXX"  # two skulls, 500 points showing with no card
 CHANGED = 1e-9  # a reading changes a decision where the default's play costs more P(win)
 # games per row of the deck simulation: a standard error of about 2.5e-4, so that an effect of
@@ -53,8 +55,12 @@ def _policy_cost(base: GameTable, other: GameTable) -> dict:
     at a pair where that cost exceeds ``CHANGED``; exact ties between actions cost nothing
     and are not counted, and a cost below ``CHANGED`` (rounding, about 1e-16) is reported
     as 0."""
+    from solver.sabords.ambiguity import same_turns
     from solver.sabords.turn_lanes import deck_turns
 
+    if not same_turns(base.spec.rules, other.spec.rules):  # a turn reading: not comparable
+        return {"decisions_changed": None, "decisions_total": None, "largest_cost": None,
+                "cost_at_opening": None}
     deck = deck_turns(base.spec.rules)
     # the same dice end in the same outcome under every game-level reading, except that nine
     # identical symbols stop winning at once under nine-as-set (their points are the same)

@@ -19,6 +19,7 @@ from solver.sabords.rules import NO_LIMIT, Card, Rules
 from solver.sabords.scoring import (
     Outcomes,
     bust_outcomes,
+    first_roll_lost,
     goes_to_island,
     island_distribution,
     protected_outcomes,
@@ -41,6 +42,7 @@ class TurnModel:
     island_value: np.ndarray  # (F,) expected payoff of the Island from this first roll
     protect_payoff: np.ndarray | None  # per node: best payoff of protecting part of it
     stop_is_bust: np.ndarray  # (modes, F): live, but stopping means accepting a bust
+    first_lost: np.ndarray  # (F,) bool: this first roll ends the turn with nothing (no Island)
 
     @property
     def skull(self) -> int:
@@ -48,7 +50,9 @@ class TurnModel:
 
     def first_roll_landing(self, values: np.ndarray) -> np.ndarray:
         """Payoff of each possible first roll, given mode-0 state values (live or terminal)."""
-        return np.where(self.first_island, self.island_value, values)
+        lost = float(self.objective.payoff(0, 0, False))
+        return np.where(self.first_island, self.island_value,
+                        np.where(self.first_lost, lost, values))
 
 
 def _mode_count(card: Card) -> int:
@@ -110,33 +114,39 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
         island_value[pos] = sum(
             float(p) * float(objective.payoff(0, loss, False)) for loss, p in dist.items()
         )
+    first_lost = np.array([first_roll_lost(int(c), card, rules) for c in full_counts[:, skull]])
     return TurnModel(card, rules, objective, space, problem, stops, busts, first_island,
-                     island_value, protect, stop_is_bust)
+                     island_value, protect, stop_is_bust, first_lost)
 
 
 def keep_rules(card: Card, rules: Rules, modes: int) -> tuple[KeepRule, ...]:
     """Which dice a reroll may keep, per mode: any non-skull dice rolled (at least
-    ``min_reroll``, keeping at least ``min_keep``); in the Sorceress's unused mode also a roll
+    ``min_reroll``, keeping at least ``min_keep``, which must be non-skull dice unless
+    ``min_keep_counts_skulls``); in the Sorceress's unused mode also a roll
     that frees up to ``skull_rerolls`` skulls (then she is used); under After the Storm each
     reroll moves to the next mode, and the last mode has none."""
     skull = rules.face(rules.skull)
     free = tuple(f != skull for f in range(len(rules.faces)))
     nothing = (0,) * len(rules.faces)
     plain_max = rules.dice - rules.min_reroll
+    non_skull = 0 if rules.min_keep_counts_skulls else rules.min_keep
     out = []
     for mode in range(modes):
         if card.skull_rerolls:
-            out.append(KeepRule(mode, mode, nothing, free, rules.min_keep, plain_max))
+            out.append(KeepRule(mode, mode, nothing, free, rules.min_keep, plain_max,
+                                non_skull))
             if mode == 0:
                 for freed in range(1, card.skull_rerolls + 1):
                     forced = tuple(freed if f == skull else 0 for f in range(len(free)))
                     out.append(KeepRule(0, 1, forced, free, rules.min_keep,
-                                        rules.dice - rules.sorceress_min_reroll))
+                                        rules.dice - rules.sorceress_min_reroll, non_skull))
         elif card.rerolls < NO_LIMIT:
             if mode < card.rerolls:
-                out.append(KeepRule(mode, mode + 1, nothing, free, rules.min_keep, plain_max))
+                out.append(KeepRule(mode, mode + 1, nothing, free, rules.min_keep, plain_max,
+                                    non_skull))
         else:
-            out.append(KeepRule(mode, mode, nothing, free, rules.min_keep, plain_max))
+            out.append(KeepRule(mode, mode, nothing, free, rules.min_keep, plain_max,
+                                non_skull))
     return tuple(out)
 
 

@@ -37,6 +37,7 @@ class Card:
     protect: bool = False
     rerolls: int = NO_LIMIT
     only_symbols: tuple[tuple[str, int], ...] = ()
+    only_symbols_multiplier: int = 1
     bust_island: bool = False
     island_rerolls: int = NO_LIMIT
     sabre_penalty: int = 0
@@ -69,10 +70,18 @@ class Rules:
     truce_penalty_on_bust: bool
     truce_island_sabre: str
     island_reroll: str
+    storm_scoring: str
+    battle_bust_penalty: str
+    no_island_skulls: str
+    min_keep_counts_skulls: bool
+    card_skulls_island_penalty: bool
+    sorceress_on_island: bool
     endgame: str
     ties: str
     target: int
     players: int
+    min_players: int
+    max_players: int
     score_floor: str
     cards: dict[str, Card] = field(compare=False, hash=False)
     deck: tuple[tuple[str, int], ...] = ()
@@ -134,6 +143,7 @@ def _card(name: str, spec: dict) -> Card:
         protect=spec.get("protect", False),
         rerolls=spec.get("rerolls", NO_LIMIT),
         only_symbols=tuple(sorted(spec.get("only_symbols", {}).items())),
+        only_symbols_multiplier=spec.get("only_symbols_multiplier", 1),
         bust_island=spec.get("bust_island", False),
         island_rerolls=spec.get("island_rerolls", NO_LIMIT),
         sabre_penalty=spec.get("sabre_penalty", 0),
@@ -171,10 +181,18 @@ def _load(variants: tuple[str, ...]) -> Rules:
         truce_penalty_on_bust=game["truce_penalty_on_bust"],
         truce_island_sabre=game["truce_island_sabre"],
         island_reroll=game["island_reroll"],
+        storm_scoring=game["storm_scoring"],
+        battle_bust_penalty=game["battle_bust_penalty"],
+        no_island_skulls=game["no_island_skulls"],
+        min_keep_counts_skulls=game["min_keep_counts_skulls"],
+        card_skulls_island_penalty=game["card_skulls_island_penalty"],
+        sorceress_on_island=game["sorceress_on_island"],
         endgame=game["endgame"],
         ties=game["ties"],
         target=game["target"],
         players=game["players"],
+        min_players=game["min_players"],
+        max_players=game["max_players"],
         score_floor=game["score_floor"],
         cards=cards,
         deck=deck,

@@ -4,7 +4,7 @@ Island of Skulls. Vectorised over rows of face counts; one code path serves the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 
@@ -49,6 +49,15 @@ def stop_outcomes(counts: np.ndarray, card: Card, rules: Rules, chest: bool = Tr
     """Score dice the player stops with (rows of face counts). ``chest=False`` scores a partial
     set of dice (Treasure Island after a bust): no full chest, no sea battle, no Truce."""
     counts = np.atleast_2d(np.asarray(counts, dtype=np.int64))
+    if card.only_symbols and rules.storm_scoring == "sets-doubled":
+        # only the listed symbols' dice score, as usual (sets, and the chest when every die
+        # is one of them), and the turn's points are multiplied
+        listed = [rules.face(name) for name, _ in card.only_symbols]
+        shown = np.zeros_like(counts)
+        shown[:, listed] = counts[:, listed]
+        plain = replace(card, only_symbols=(),
+                        multiplier=card.multiplier * card.only_symbols_multiplier)
+        return stop_outcomes(shown, plain, rules, chest)
     rows = counts.shape[0]
     with_card = counts.copy()
     for name, n in card.extra:
@@ -108,7 +117,9 @@ def bust_outcomes(counts: np.ndarray, card: Card, rules: Rules) -> Outcomes:
     own = np.zeros(rows, dtype=np.int64)
     opponents = np.zeros(rows, dtype=np.int64)
     if card.battle_sabres:
-        own -= card.battle_bonus
+        won = counts[:, rules.face(rules.sabre)] >= card.battle_sabres
+        spared = won & (rules.battle_bust_penalty == "unless-won")
+        own -= np.where(spared, 0, card.battle_bonus)
     if card.sabre_penalty and rules.truce_penalty_on_bust:
         own -= card.sabre_penalty * counts[:, rules.face(rules.sabre)]
     if card.bust_island:
@@ -131,9 +142,25 @@ def island_count(dice_skulls: int, card: Card, rules: Rules) -> int:
     return dice_skulls + (card.extra_skulls if rules.card_skulls_count_island else 0)
 
 
+def penalty_skulls(counted: int, card: Card, rules: Rules) -> int:
+    """Of the skulls counted on the Island, those the opponents lose points for: all, or
+    (``card_skulls_island_penalty = false``) all but a Skull card's."""
+    if rules.card_skulls_count_island and not rules.card_skulls_island_penalty:
+        return counted - card.extra_skulls
+    return counted
+
+
 def goes_to_island(dice_skulls: int, card: Card, rules: Rules) -> bool:
     """Does a first roll with this many skulls on the dice send the player to the Island?"""
     return card.island and island_count(dice_skulls, card, rules) >= rules.island_skulls
+
+
+def first_roll_lost(dice_skulls: int, card: Card, rules: Rules) -> bool:
+    """Does a first roll with this many skulls end the turn with nothing won or lost? Only
+    where the card forbids the Island and ``no_island_skulls = "lose-turn"`` (otherwise such
+    a roll is a plain bust)."""
+    return (not card.island and rules.no_island_skulls == "lose-turn"
+            and island_count(dice_skulls, card, rules) >= rules.island_skulls)
 
 
 @cache
@@ -151,50 +178,78 @@ def island_distribution(dice_skulls: int, card: Card, rules: Rules) -> dict[int,
             clean = clean * (1 - p_sabre_given_other) ** left
         if not card.island_sabre_void:
             clean = Fraction(1)
-        loss = island_loss(skulls, card, rules)
+        loss = island_loss(penalty_skulls(skulls, card, rules), card, rules)
         dist[loss] = dist.get(loss, Fraction(0)) + prob * clean
         dist[0] = dist.get(0, Fraction(0)) + prob * (1 - clean)
 
-    def walk(skulls: int, left: int, rerolls: int, prob: Fraction, clean: Fraction) -> None:
-        if left < 2 or rerolls == 0:
+    choose = rules.island_reroll == "choose"
+    freeing = card.skull_rerolls if rules.sorceress_on_island else 0
+    lone = rules.sorceress_min_reroll
+
+    def walk(skulls: int, left: int, rerolls: int, free: int, prob: Fraction,
+             clean: Fraction) -> None:
+        _, rolled_own, freed = island_plan(left, rerolls, free, faces, choose, lone)
+        rolled = rolled_own + freed
+        if rolled == 0:
             finish(skulls, left, prob, clean)
             return
-        rolled = left
-        if rules.island_reroll == "choose":
-            rolled = island_choice(left, rerolls, faces)[1]
         for new in range(rolled + 1):
             p = _binomial(rolled, new) * p_skull**new * (1 - p_skull) ** (rolled - new)
             c = clean
             if card.island_sabre_void and rules.truce_island_sabre == "any":
                 c = c * (1 - p_sabre_given_other) ** (rolled - new)
-            if new == 0:
-                finish(skulls, left, prob * p, c)
+            if new == 0:  # the turn ends; a freed skull that came up otherwise is lost
+                finish(skulls - freed, left + freed, prob * p, c)
             else:
-                walk(skulls + new, left - new, rerolls - 1, prob * p, c)
+                walk(skulls - freed + new, left + freed - new, rerolls - 1, free - freed,
+                     prob * p, c)
 
     walk(island_count(dice_skulls, card, rules), rules.dice - dice_skulls,
-         card.island_rerolls, Fraction(1), Fraction(1))
+         card.island_rerolls, freeing, Fraction(1), Fraction(1))
     return {loss: p for loss, p in sorted(dist.items()) if p}
 
 
+ISLAND_MIN_ROLL = 2  # "or they cannot roll at least 2 dice" (001:31)
+
+
 @cache
+def island_plan(left: int, rerolls: int, free: int, faces: int, choose: bool,
+                lone: int = ISLAND_MIN_ROLL) -> tuple[Fraction, int, int]:
+    """The Island's next roll with ``left`` non-skull dice, ``rerolls`` rerolls to go (a large
+    number for no limit) and ``free`` skulls the Sorceress may still free: the most skulls
+    still to come in expectation (a freed skull leaves the count unless it shows a skull
+    again), the non-skull dice rolled and the skulls freed; ``(0, 0, 0)`` when the turn
+    ends. Every non-skull die is rolled unless ``choose``; a roll moves at least two
+    dice, or ``lone`` when it frees a skull. A roll without a skull ends the turn. Ties go to
+    freeing no skull, then to rolling the most dice. Freeing is optional (the
+    Sorceress 'may'), so it is never worse than ending the turn."""
+    p = Fraction(1, faces)
+    best: tuple[Fraction, int, int] = (Fraction(0), 0, 0)  # no roll: the turn ends
+    if rerolls == 0:
+        return best
+    for freed in range(min(free, 1) + 1):
+        for rolled_own in (range(left + 1) if choose else (left,)):
+            rolled = rolled_own + freed
+            if rolled < (lone if freed else ISLAND_MIN_ROLL) or rolled == 0:
+                continue
+            value = Fraction(-freed)
+            for new in range(1, rolled + 1):
+                prob = _binomial(rolled, new) * p**new * (1 - p) ** (rolled - new)
+                later = island_plan(left + freed - new, rerolls - 1, free - freed, faces,
+                                    choose, lone)[0]
+                value += prob * (new + later)
+            if value > best[0] or (value == best[0] and not freed):
+                best = (value, rolled_own, freed)
+    return best
+
+
 def island_choice(left: int, rerolls: int, faces: int) -> tuple[Fraction, int]:
     """On the Island with ``left`` non-skull dice and ``rerolls`` rerolls to go (a large number
-    for no limit): the most skulls still to come in expectation, and the number of dice to
-    reroll that achieves it (the most dice on ties). A roll without a skull ends the turn,
-    and so does having fewer than two dice."""
-    if left < 2 or rerolls == 0:
-        return Fraction(0), 0
-    p = Fraction(1, faces)
-    best, best_k = Fraction(-1), 0
-    for k in range(2, left + 1):
-        value = Fraction(0)
-        for new in range(1, k + 1):
-            prob = _binomial(k, new) * p**new * (1 - p) ** (k - new)
-            value += prob * (new + island_choice(left - new, rerolls - 1, faces)[0])
-        if value >= best:
-            best, best_k = value, k
-    return best, best_k
+    for no limit), choosing the dice: the most skulls still to come in expectation, and the
+    number of dice to reroll that achieves it (the most dice on ties). A roll without a skull
+    ends the turn, and so does having fewer than two dice."""
+    value, rolled, _ = island_plan(left, rerolls, 0, faces, True)
+    return value, rolled
 
 
 def _binomial(n: int, k: int) -> int:

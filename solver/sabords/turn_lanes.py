@@ -193,7 +193,7 @@ def _card_map(model: TurnModel, rules: Rules, table: _Outcomes) -> OutcomeMap:
         first_rows[pos] = {int(i): float(Fraction(dist[lost])) for i, lost in
                            zip(idx, losses, strict=True)}
     for pos in np.flatnonzero(model.first_lost):  # the turn ends with nothing won or lost
-        first_rows[pos] = {int(table.of(0, 0, False)[0]): 1.0}
+        first_rows[pos] = {int(table.of([0], [0], [False])[0]): 1.0}
     return OutcomeMap(model.problem, stop_out, end_out, first_rows, protect_out, base_out)
 
 
