@@ -145,3 +145,36 @@ def test_a_solve_cut_off_by_its_work_limit_is_one_line_with_status_1(capsys, mon
     code, out, err = run(capsys, "layout")
     assert code == 1 and out == "" and "Traceback" not in err
     assert err.startswith("error: layout model: stage") and len(err.strip().splitlines()) == 1
+
+
+def test_a_step_paid_with_the_own_colour_says_joker(capsys):
+    # red's own colour is volcano: the first step onto a mountain is paid with it as a joker
+    code, out, _ = run(capsys, "route", "--hunter", "red", "--hand",
+                       "volcano,flight,swap-adjacent,forest,farmland,desert")
+    assert code == 0
+    step = next(line for line in out.splitlines() if line.startswith("1 "))
+    assert "pays mountain (joker: volcano is red's own colour)" in step
+    assert "joker" not in "\n".join(line for line in out.splitlines()
+                                     if line[:1].isdigit() and "volcano" not in line)
+
+
+def test_a_hand_with_no_useful_move_says_so(capsys):
+    code, out, _ = run(capsys, "route", "--hunter", "red", "--hand", "curse,slumber")
+    assert code == 0
+    assert "no useful move: no card of this hand brings red closer" in out
+    assert "action" not in out  # no empty table
+    code, out, _ = run(capsys, "route", "--hunter", "red", "--hand", "curse,slumber", "--json")
+    assert code == 0 and json.loads(out)["plan"] == []
+
+
+def test_the_example_position_the_readme_names_works(capsys, tmp_path):
+    from solver.util import MODELS_DIR
+
+    example = MODELS_DIR / "dracheninsel" / "example-position.toml"
+    svg = tmp_path / "island.svg"
+    code, out, err = run(capsys, "board", "--position", str(example), "--svg", str(svg))
+    assert code == 0 and out == f"wrote {svg}\n" and svg.read_text().startswith("<svg")
+    code, out, _ = run(capsys, "route", "--position", str(example), "--hunter", "green",
+                       "--hand", "forest,water,flight,desert,mountain,farmland", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["reachable"] and doc["plan"][0]["action"] == "flight"

@@ -215,14 +215,30 @@ def _route_text(island, q, result) -> str:
     if not result.optimal:
         lines.append("(the solver's work limit was reached: the best route found, not proved "
                      "optimal)")
+    if not result.plan:
+        lines.append(f"no useful move: no card of this hand brings {q.hunter} closer to "
+                     f"{goal}; nothing to play")
+        return "\n".join(lines)
     from solver.text import table
 
-    rows = [(str(i), m.action, m.card or "-", m.to, m.details())
+    rows = [(str(i), m.action, m.card or "-", m.to, _details(m, q))
             for i, m in enumerate(result.plan, 1)]
     lines.append("")
     lines.append(table(("#", "action", "card", "to", "details"), rows, "lllll",
                        rule=False).rstrip("\n"))
     return "\n".join(lines)
+
+
+def _details(move, q) -> str:
+    """The move's details, saying "joker" when the card paying for the field is the
+    hunter's own colour standing in for another terrain."""
+    text = move.details()
+    payer = move.payer()
+    if move.enters() and payer and move.use:
+        terrains = payer.split("+")
+        if move.use not in terrains and q.own in terrains:
+            text += f" (joker: {payer} is {q.hunter}'s own colour)"
+    return text
 
 
 @dragon.command()
