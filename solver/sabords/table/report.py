@@ -114,10 +114,14 @@ def _proof(solution: TableSolution) -> str:
     """The three-player table as a proof file: its spec, values and certificate figures."""
     layout = solution.layout
     return json.dumps({
-        "kind": "sabords-table", "spec": layout.spec.key(),
-        "values": [[float(x) for x in row] for row in solution.values[:layout.states]],
-        "dist": None, "regret": solution.stats["regret"],
-        "mixing": solution.stats["mixing"]}, sort_keys=True)
+        "what": "The Mille Sabords three-player table: per state (the layout of "
+                "solver/sabords/table/states.py: phases in order, scores from the mover in "
+                "playing order, in steps of 100 from the lowest score), every player's P(win) "
+                "+ shares of ties by position. `make check` recomputes the regret (the most a "
+                "mover gains by playing one turn otherwise) on a seeded sample of states.",
+        "spec": layout.spec.key(),
+        "values": solution.values[:layout.states].tolist(), "regret": solution.stats["regret"],
+        "mixing": solution.stats["mixing"]}, sort_keys=True, separators=(",", ":")) + "\n"
 
 
 def check_proof(path: Path, sample: int = SAMPLE) -> list[str]:
