@@ -45,7 +45,9 @@ def _opening_value(game: Game, objective: str) -> float:
 
 def opening_report(base: Game) -> tuple[dict, str]:
     rows, data, spread = [], {}, {}
-    names = ["default", *variant_names()]
+    # the readings no table reads (who wins, the round played out, ...) are measured by the
+    # rules verifier (solver/armada/readings.py), not here
+    names = ["default", *(n for n in variant_names() if not load_rules((n,)).measured_only())]
     tables = {obj: np.asarray(load_table(base, obj, show_progress=False))
               for obj in ("solo", "duel")}
     for name in names:
