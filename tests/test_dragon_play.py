@@ -6,19 +6,26 @@ record is caught."""
 from __future__ import annotations
 
 import json
-import random
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 
-from solver.dragon.ambiguity import PLAY_FILE, _query, in_play, verify_play
+from solver.dragon.ambiguity import PLAY_FILE, _query, verify_play
 from solver.dragon.board import default_island
 from solver.dragon.cards import parse_hand
-from solver.dragon.play import SEED, after_turn, arises, count_turn, play_game, share
+from solver.dragon.play import SEED, new_game, play_game, play_turn, winners
+from solver.dragon.playcount import (
+    arises,
+    count_turn,
+    game_rows,
+    in_play,
+    play_markdown,
+    share,
+)
 from solver.dragon.position import Hunter, Position, opening
 from solver.dragon.route import RouteQuery
-from solver.dragon.route_search import search_route
-from solver.dragon.rules import rule_variants
+from solver.dragon.rules import rule_variants, rules
 from solver.util import PROOFS_DIR
 from tests.fresh_process import run_fresh
 
@@ -123,50 +130,107 @@ def test_a_turn_that_arises_without_being_decided():
     assert not c.value_changes
 
 
-def test_after_turn_bookkeeping():
-    rng = random.Random(1)
-    # first on the treasure field: waits there
-    q = RouteQuery(Position(ISL, ISL.start_tiles(), [], {"red": Hunter("red", next(
-        v for v in ISL.adj[ISL.treasure] if ISL.is_field(v)))}, 100), "red",
-        parse_hand("water,forest,desert,farmland,mountain,volcano"))
-    r = search_route(q)
-    assert r.reachable
-    pos, delivered = after_turn(q, r.plan, rng)
-    assert pos.hunters["red"].at == ISL.treasure and delivered == 0 and pos.treasure == 100
-    # the second joins and leaves with the pair; the next treasure is laid out
-    ring = [v for v in ISL.adj[ISL.treasure] if ISL.is_field(v)]
-    pos = _moved(pos, Hunter("blue", ring[3]))
-    q2 = RouteQuery(pos, "blue", parse_hand("water,forest,desert,farmland,mountain,volcano"))
-    r2 = search_route(q2)
-    assert r2.reachable
-    pos2, _ = after_turn(q2, r2.plan, rng)
-    assert pos2.hunters["blue"].partner == "red" and pos2.hunters["red"].partner == "blue"
-    assert pos2.treasure == 125
-    pos2.validate()
-    # the pair delivers: both stand in a boat, separated
-    q3 = RouteQuery(pos2, "blue", parse_hand("water,forest,desert,farmland,mountain,volcano"))
-    r3 = search_route(q3)
-    if r3.reachable:
-        pos3, delivered = after_turn(q3, r3.plan, rng)
-        assert delivered == 1
-        assert pos3.hunters["blue"].partner is None and pos3.hunters["red"].partner is None
-        assert ISL.kind[pos3.hunters["blue"].at] == "boat"
-
-
-def test_a_game_is_deterministic_and_every_position_is_legal(tmp_path):
-    """Game 0 played twice, the second time in a fresh process, gives the same record."""
+@pytest.fixture(scope="module")
+def game_0() -> dict:
+    """Game 0 of the two-player games, with every position checked on the way."""
     seen = []
-    first = play_game(0, on_turn=lambda q: seen.append(q.position.validate())).to_json()
+    rec = play_game(0, 2, on_turn=lambda g: seen.append(g.pos.validate())).to_json()
+    assert seen
+    return rec
+
+
+def test_a_game_is_deterministic(game_0, tmp_path):
+    """Game 0 played again in a fresh process gives the same record."""
     out = tmp_path / "game.json"
     run_fresh("import json\nfrom pathlib import Path\n"
               "from solver.dragon.play import play_game\n"
-              f"Path({str(out)!r}).write_text(json.dumps(play_game(0).to_json()))\n",
+              f"Path({str(out)!r}).write_text(json.dumps(play_game(0, 2).to_json()))\n",
               tmp_path / "fresh-cache")
-    assert json.loads(json.dumps(first)) == json.loads(out.read_text())
-    assert first["ended"] and first["turns"] > 0 and seen
-    for name in first["arises"]:
-        assert first["decides"][name] <= first["arises"][name]
-        assert first["value_changes"][name] <= first["arises"][name]
+    assert json.loads(json.dumps(game_0)) == json.loads(out.read_text())
+    assert game_0["ended"] and game_0["turns"] > 0
+    for name in game_0["arises"]:
+        assert game_0["decides"][name] <= game_0["arises"][name]
+
+
+def test_coins_add_up(game_0):
+    """Every treasure (two coins of one value) is won or taken out of the game, once."""
+    values = rules().coins["values"]
+    won = Counter(v for coins in game_0["coins"] for v in coins)
+    gone = Counter({v: 2 for v in game_0["removed"]})
+    assert won + gone == Counter({v: 2 for v in values})
+    assert sum(won.elements()) + 2 * sum(game_0["removed"]) == 2 * sum(values) == 2580
+    assert game_0["winners"] == winners(game_0["coins"], "shared")
+
+
+def test_a_reading_that_decides_no_turn_plays_the_same_game(game_0):
+    name = next(n for n in ("counterspell-chain", "slumber-ends-turn", "six-actions")
+                if not game_0["decides"].get(n))
+    other = {"counterspell-chain": "allowed", "slumber-ends-turn": "no-pass",
+             "six-actions": "at-most-six"}[name]
+    assert play_game(0, 2, readings={name: other}).to_json() == game_0
+
+
+def test_winners_and_the_tie_break_gap():
+    assert winners([[300, 150, 125], [300, 175, 100]], "shared") == [0, 1]
+    assert winners([[300, 150, 125], [300, 175, 100]], "next-coin") == [1]
+    assert winners([[200], [100, 100]], "shared") == [0]  # the highest single coin
+    assert winners([[200, 100], [200, 100], [150]], "next-coin") == [0, 1]  # the same coins
+    assert winners([[], []], "shared") == [0, 1]
+
+
+def _ring(isl) -> list[int]:
+    return [v for v in isl.adj[isl.treasure] if isl.is_field(v)]
+
+
+def _staged(hands: list[str], hunters: dict, treasure: int | None = 100,
+            players: int = 4, **readings: str):
+    """A four-player game with the given hands and hunters (the others stay in their boats)."""
+    g, _ = new_game(0, players, readings=readings or None)
+    pos = g.pos
+    moved = {c: replace(h) for c, h in pos.hunters.items()}
+    moved.update(hunters)
+    g.pos = Position(pos.island, pos.tiles, [], moved, treasure)
+    g.table.hands = [parse_hand(h) if h else [] for h in hands]
+    return g
+
+
+def test_slumber_stops_the_first_hunter_on_the_treasure_field_and_it_may_pass():
+    g0, _ = new_game(0, 4)
+    colour = g0.seats[0][0]
+    own = ISL.model.terrain_of(colour)
+    ring = _ring(ISL)[0]
+    hands = [",".join([own] * 6), "slumber,water", "forest", "desert"]
+    for reading, exchanged in (("pass-if-nothing-done", True), ("no-pass", False)):
+        g = _staged(hands, {colour: Hunter(colour, ring)},
+                    **({"slumber-ends-turn": reading} if reading == "no-pass" else {}))
+        play_turn(g, 0)
+        assert g.pos.hunters[colour].at == ring  # the step was taken back
+        assert [c.name for c in g.table.hands[1]] == ["water"]  # the slumber was played
+        assert g.record.arises["slumber-ends-turn"] == 1
+        assert g.record.decides["slumber-ends-turn"] == 1  # it would lay down unused cards
+        assert ([c.name for c in g.table.hands[0]] != [own] * 6) is exchanged
+        assert g.record.plays["slumber"] == 1 and len(g.table.hands[0]) == 6
+    # with a Gegenzauber the mover cancels it and stands on the treasure field
+    g = _staged([",".join([own] * 5) + ",counterspell", "slumber", "forest", "desert"],
+                {colour: Hunter(colour, ring)})
+    play_turn(g, 0)
+    assert g.pos.hunters[colour].at == ISL.treasure
+
+
+@pytest.mark.parametrize(("owner_cards", "coins"), [("betrayal", [[100, 100], []]),
+                                                   ("", [[100], [100]])])
+def test_a_delivery_is_cashed_with_untreue_or_shared(owner_cards, coins):
+    g0, _ = new_game(0, 4)
+    a, b = g0.seats[0][0], g0.seats[1][0]
+    front = next(v for v in ISL.adj[ISL.boat_node[a]] if ISL.is_field(v))
+    own = ISL.model.terrain_of(a)
+    hands = [",".join([own] * 5 + ([owner_cards] if owner_cards else [])), "water", "forest",
+             "desert"]
+    g = _staged(hands, {a: Hunter(a, front, b), b: Hunter(b, front, a)}, treasure=125)
+    g.carried = {a: 100, b: 100}
+    play_turn(g, 0)
+    assert [sorted(c, reverse=True) for c in g.coins[:2]] == coins
+    assert g.carried == {} and g.removed == []
 
 
 def test_share_and_its_clustered_standard_error():
@@ -181,9 +245,10 @@ def test_share_and_its_clustered_standard_error():
     assert s["stderr"] == pytest.approx(want)
 
 
-def test_a_tampered_play_record_is_caught(tmp_path):
-    game = play_game(0).to_json()
-    sim = {"games": 1, "seed": SEED, "players": 4, "per_game": [game]}
+def test_a_tampered_play_record_is_caught(game_0, tmp_path):
+    game = json.loads(json.dumps(game_0))
+    sim = {"games": 1, "seed": SEED, "players": [2], "hunters": 4, "per_game": [game],
+           "replays": {}}
     (tmp_path / PLAY_FILE).parent.mkdir(parents=True)
     (tmp_path / PLAY_FILE).write_text(json.dumps(sim))
     assert verify_play(tmp_path) == []
@@ -204,3 +269,64 @@ def test_the_stored_record_matches_the_claims():
     for r in rows:
         name = r["variant"].partition("=")[0]
         assert r["in_play"] == json.loads(json.dumps(in_play(sim, name)))
+
+
+def test_game_rows_from_a_hand_built_record():
+    """A reading that decides a turn in one of two games, replayed in two, changing one winner."""
+    games = [{"index": i, "players": 2, "turns": 10, "ended": True, "coins": [[100], [100]],
+              "bound": [], "arises": {"six-actions": 2}, "decides": {"six-actions": 1 - i},
+              "value_changes": {}, "first": 0, "winners": [0, 1], "plays": {"ambush": 1}}
+             for i in range(2)]
+    sim = {"games": 2, "seed": 1, "players": [2], "hunters": 4, "per_game": games,
+           "replays": {"six-actions": [{"changed": True}, {"changed": False}]}}
+    spec = rules().variants["six-actions"]
+    assert game_rows(sim, "six-actions=drawn-cards-extra", spec) == []
+    (row,) = game_rows(sim, "six-actions=at-most-six", spec)
+    # it decides a turn in 1 of 2 games; 1 of the 2 replays changes its winner: 1/2 * 1/2
+    assert row["value"] == 0.75 and row["delta"] == -0.25 and row["changed_states"] == 1
+    v1 = v2 = 0.25 / 2
+    se = (0.25 * v1 + 0.25 * v2 + v1 * v2) ** 0.5
+    assert row["claim"] == "changes" and f"25.0 % ± {100 * se:.1f} %" in row["proof"]
+    assert row["in_play"]["decides"]["count"] == 1
+    assert row["in_play"]["games_decided"]["count"] == 1
+    (tie,) = game_rows(sim, "tie-break-gap=next-coin", rules().variants["tie-break-gap"])
+    assert tie["value"] == 1.0 and tie["claim"] == "no change seen"
+    text = play_markdown(sim, {"six-actions": spec})
+    assert "| six-actions=at-most-six | 4 (20.00 % ± 0.00 %) | 1 (5.00 % ± 5.00 %) |" in text
+    assert "1 of 2 replayed" in text
+
+
+def _chain(own: str):
+    """Fields a-b-c-d in a row (neighbours) with tiles b = d = x, c = y, none of them ``own``."""
+    tiles = ISL.start_tiles()
+    for a in ISL.fields:
+        for b in ISL.adj[a]:
+            for c in ISL.adj[b]:
+                for d in ISL.adj[c]:
+                    cells = (a, b, c, d)
+                    if (all(ISL.is_field(v) for v in cells) and len(set(cells)) == 4
+                            and tiles[b] == tiles[d] != tiles[c]
+                            and own not in (tiles[b], tiles[c])):
+                        return cells, tiles[b], tiles[c]
+    raise AssertionError("no such chain on the board")
+
+
+def test_one_action_breach():
+    """long-journey-duration=one-action: the freed terrain is free only until the next card."""
+    from solver.dragon.move import Move
+    from solver.dragon.play import one_action_breach
+    from solver.dragon.rulebook import Turn
+
+    colour = "red"
+    (a, b, c, d), x, y = _chain(ISL.model.terrain_of(colour))
+    pos = Position(ISL, ISL.start_tiles(), [], {colour: Hunter(colour, a)}, 100)
+    turn = Turn(RouteQuery(pos, colour, parse_hand(f"long-journey,{x},{y}")))
+    name = ISL.names
+    journey = Move("long-journey", name[a], "long-journey", with_card=x, terrain=x)
+    plan = [journey, Move("step", name[b]), Move("step", name[c], y, use=y),
+            Move("step", name[d])]
+    st = turn.initial()
+    for m in plan:  # the plan is legal under the default reading
+        st, _ = turn.apply(st, m)
+    assert one_action_breach(turn, plan) == 3
+    assert one_action_breach(turn, plan[:3]) is None

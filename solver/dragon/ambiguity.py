@@ -31,6 +31,7 @@ from pathlib import Path
 from solver.dragon.board import Island, default_island
 from solver.dragon.cards import Card, deck, parse_hand
 from solver.dragon.move import Move
+from solver.dragon.playcount import game_rows, in_play, play_markdown
 from solver.dragon.position import Position, position_from_data, position_toml
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import INF, RouteQuery, RouteResult
@@ -224,32 +225,30 @@ def _summary(objective: str, values: list[list[int | None]]) -> float:
 
 
 def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
-    """Measure every reading on sampled situations, and how often each point's situation
-    arises in simulated play (``play.py``; stored in ``PLAY_FILE``, summarised on each row)."""
+    """Measure every route reading on sampled situations, and how often each point arises in
+    simulated play (``play.py``; stored in ``PLAY_FILE``, summarised on each row); a reading
+    of the cards between players or of the game's end (``kind = "game"``) is measured on the
+    simulated games alone (``playcount.game_rows``)."""
     from solver.dragon.play import simulate_play
 
     sim = simulate_play()
     atomic_write_text(proofs_dir / PLAY_FILE, dumps_json(sim))
+    games = {n: s for n, s in rules().variants.items() if s.get("kind") == "game"}
+    atomic_write_text(proofs_dir.parent / "reports" / "dracheninsel" / "play.md",
+                      play_markdown(sim, games))
 
     def measured(variant: str) -> list[dict]:
+        name = variant.partition("=")[0]
+        spec = rules().variants.get(name, {})
+        if spec.get("kind") == "game":
+            return game_rows(sim, variant, spec)
         rows = measure(variant)
-        summary = in_play(sim, variant.partition("=")[0])
+        summary = in_play(sim, name)
         for row in rows:
             row["in_play"] = summary
         return rows
 
     return write_claims(proofs_dir / CLAIMS_FILE, variant_names(rules()), measured)
-
-
-def in_play(sim: dict, name: str) -> dict:
-    """How often the point ``name`` arises, and decides the turn, in the simulated games."""
-    from solver.dragon.play import share
-
-    rows = sim["per_game"]
-    return {"games": sim["games"], "seed": sim["seed"], "players": sim["players"],
-            "ended": sum(g["ended"] for g in rows),
-            "arises": share(rows, "arises", name), "decides": share(rows, "decides", name),
-            "value_changes": share(rows, "value_changes", name)}
 
 
 def verify_play(proofs_dir: Path = PROOFS_DIR) -> list[str]:
@@ -263,7 +262,7 @@ def verify_play(proofs_dir: Path = PROOFS_DIR) -> list[str]:
         return [f"dracheninsel: simulated play {PLAY_FILE.name} unreadable: {err}"]
     errors = []
     for i in range(min(PLAY_CHECK, len(stored))):
-        got = play_game(i, sim["seed"]).to_json()
+        got = play_game(stored[i]["index"], stored[i]["players"], sim["seed"]).to_json()
         if got != stored[i]:
             errors.append(f"dracheninsel: simulated game {i} now counts {got}, recorded "
                           f"{stored[i]}")

@@ -118,6 +118,20 @@ def rule_variants(model: Rules | None = None) -> dict[str, dict]:
     return {n: s for n, s in model.variants.items() if s.get("kind", "rule") == "rule"}
 
 
+def table_readings(chosen: dict[str, str] | None = None,
+                   model: Rules | None = None) -> dict[str, str]:
+    """The readings of the rules no route finder reads (``kind = "game"``: cards between
+    players, the end of the game), their defaults overridden by ``chosen`` (checked)."""
+    model = model or rules()
+    known = {n: s for n, s in model.variants.items() if s.get("kind") == "game"}
+    out = {n: s["default"] for n, s in known.items()}
+    for name, choice in (chosen or {}).items():
+        if name not in known or choice not in known[name]["choices"]:
+            raise InputError(f"unknown game reading {name}={choice}")
+        out[name] = choice
+    return out
+
+
 def variant_names(model: Rules | None = None) -> dict[str, str]:
     """Every reading as NAME=CHOICE with its question (the rules verifier's hook)."""
     model = model or rules()
