@@ -178,7 +178,27 @@ def game_rows(sim: dict, variant: str, spec: dict) -> list[dict]:
     counts = sim["players"]
     card = (f"{n} simulated games ({n // len(counts)} each of "
             f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players)")
-    if name in sim["replays"] or not touched:
+    if name == "tie-break-gap":
+        k = touched
+        objective = "games whose winner stays the same (share of simulated games)"
+        tied = sum(bool(g["arises"].get(name)) for g in rows)
+        proof = (f"the final coins of all {n} games scored under both readings: {tied} end "
+                 f"with equal totals and equal highest coins but other coins different, and "
+                 f"the winners differ in {k}")
+        value = 1 - k / n
+    elif name == "frightened-lone-carrier":
+        k = sum(1 for g in rows if g["bound"] and _could_decide(g))
+        objective = ("games whose winner surely stays the same (share of simulated games; "
+                     "the rest could change)")
+        proof = (f"an upper bound: in {k} of {n} games the treasure a fright took from a lone "
+                 "carrier is worth more than the winner's lead")
+        value = 1 - k / n
+    elif name == "last-action":  # both readings leave the same position
+        k, value = 0, 1.0
+        objective = "games whose winner stays the same (share of simulated games)"
+        proof = ("both readings put the mover back where it stood with the same cards left "
+                 "(played cards never return to the hand, 002:535-536)")
+    else:
         again = sim["replays"].get(name, [])
         k = sum(r["changed"] for r in again)
         est = changed_share(touched, n, k, len(again))
@@ -189,23 +209,6 @@ def game_rows(sim: dict, variant: str, spec: dict) -> list[dict]:
                  f"winner changes in {100 * est['share']:.1f} % ± {100 * est['stderr']:.1f} % "
                  "of the games (a game in which it decides no turn plays the same under it)")
         value = 1 - est["share"]
-    elif name == "tie-break-gap":
-        k = touched
-        objective = "games whose winner stays the same (share of simulated games)"
-        proof = f"the final coins of all {n} games scored under both readings"
-        value = 1 - k / n
-    elif name == "frightened-lone-carrier":
-        k = sum(1 for g in rows if g["bound"] and _could_decide(g))
-        objective = ("games whose winner surely stays the same (share of simulated games; "
-                     "the rest could change)")
-        proof = (f"an upper bound: in {k} of {n} games the treasure a fright took from a lone "
-                 "carrier is worth more than the winner's lead")
-        value = 1 - k / n
-    else:  # last-action: both readings leave the same position
-        k, value = 0, 1.0
-        objective = "games whose winner stays the same (share of simulated games)"
-        proof = ("both readings put the mover back where it stood with the same cards left "
-                 "(played cards never return to the hand, 002:535-536)")
     claim = "changes" if k else ("proved" if name == "last-action" else "no change seen")
     return [{"variant": variant, "card": card, "objective": objective, "default": 1.0,
              "value": round(value, 6), "delta": round(value - 1.0, 6), "changed_states": k,

@@ -193,6 +193,10 @@ def _readme(island: Island, boats, route, base, saved, proofs) -> str:
         "treasure field and back, over the simulated journeys",
         "- [summary.json](summary.json): every number on this page, for machines",
         "",
+        "Whole games of two, three and four players with the whole deck, scored with coins, "
+        "and the readings of the rules measured on them: [play.md](play.md) (written with the "
+        "verifier's measurements, `solver/dragon/ambiguity.py`).",
+        "",
         "## Fewest cards from each boat to the treasure field (opening board)",
         "",
         "Terrain cards alone (own-colour fields, the own boat and the treasure field are free).",
