@@ -142,3 +142,17 @@ def test_variants_listed(capsys):
     code, out, _ = run(["armada", "variants", "--json"], capsys)
     assert code == 0 and {"may-take-skull", "five-kind-full-house", "no-early-stop"} <= set(
         json.loads(out))
+
+
+def test_hold_prints_every_probability_with_one_precision(capsys):
+    import re
+
+    code, out, _ = run(["armada", "hold", "--objective", "turn", "--rolls-left", "2",
+                        "BBOPA"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    chances = next(line for line in lines if line.startswith("chances this turn:"))
+    table = lines[lines.index(chances) + 3:]
+    found = re.findall(r"[a-z-]+ (\d+\.\d+)", chances + "\n" + "\n".join(
+        line.split(None, 3)[-1] for line in table if line.strip()))
+    assert len(found) > 10 and {len(p.split(".")[1]) for p in found} == {3}

@@ -61,6 +61,9 @@ def armada() -> None:
     """
 
 
+P_DIGITS = 3  # every probability hold prints, in the chances line and in the table
+
+
 @armada.command()
 @click.option("--board-state", "state", default="0000000000/0", show_default=True,
               help=STATE_HELP)
@@ -105,14 +108,14 @@ def hold(state, rolls_left, objective, show_all, no_cache, as_json, board_file, 
     click.echo(f"{state}, {result['dice']}, {rolls_left} roll(s) left: {verdict}  "
                f"(value {best['value']:.3f}, objective {objective})")
     chances = sorted(best["reach"].items(), key=lambda kv: -kv[1])
-    click.echo("chances this turn: " + ", ".join(f"{k} {v:.3f}" for k, v in chances))
+    click.echo("chances this turn: " + ", ".join(f"{k} {v:.{P_DIGITS}f}" for k, v in chances))
     options = result["options"] if show_all else result["options"][:10]
     digits = distinguishing_digits([o["value"] for o in options], 3, 6)
     rows = []
     for o in options:
         top = sorted(o["reach"].items(), key=lambda kv: -kv[1])[:3]
         rows.append([o["keep"] or "-", o["reroll"] or "-", f"{o['value']:.{digits}f}",
-                     ", ".join(f"{k} {v:.2f}" for k, v in top)])
+                     ", ".join(f"{k} {v:.{P_DIGITS}f}" for k, v in top)])
     click.echo(table(["keep", "reroll", f"E[{objective}]", "likeliest outcomes (P)"], rows,
                      "llrl"), nl=False)
     if len(result["options"]) > len(options):
