@@ -343,6 +343,44 @@ def test_head_works_wherever_get_does(client, url):
     assert head.headers["content-type"] == got.headers["content-type"]
 
 
+def test_included_routers_keep_the_http_promises(tmp_path):
+    """Endpoints another module adds with ``include_router`` (FastAPI keeps them in a router
+    of their own, under its prefix) get 405 with Allow and HEAD too."""
+    from fastapi import APIRouter
+
+    router = APIRouter()
+
+    @router.get("/thing")
+    def thing() -> dict:
+        return {"thing": 1}
+
+    @router.post("/do")
+    def do() -> dict:
+        return {"done": True}
+
+    from fastapi import FastAPI
+
+    from solver.web import errors
+
+    app = FastAPI()
+    errors.install(app)
+    app.include_router(router, prefix="/api/extra")
+    with TestClient(app) as extra:
+        assert extra.head("/api/extra/thing").status_code == 200
+        for method, url, allow in (("GET", "/api/extra/do", "POST"),
+                                   ("POST", "/api/extra/thing", "GET, HEAD")):
+            response = extra.request(method, url)
+            assert response.status_code == 405 and response.headers["allow"] == allow, url
+        assert extra.post("/api/extra/do").json() == {"done": True}
+        assert extra.get("/api/extra/nothing").status_code == 404
+    with TestClient(create_app(proofs_dir=tmp_path)) as real:  # the island's page's API
+        assert real.head("/api/dragon/options").status_code == 200
+        for method, url, allow in (("GET", "/api/dragon/route", "POST"),
+                                   ("PUT", "/api/dragon/patrol", "POST")):
+            response = real.request(method, url)
+            assert response.status_code == 405 and response.headers["allow"] == allow, url
+
+
 def test_a_body_over_64_kb_is_413(client):
     for size in (64 * 1024 + 1, 50 * 10**6):
         body = b'{"dice": "' + b" " * (size - 12) + b'"}'

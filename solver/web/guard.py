@@ -89,11 +89,7 @@ class Guard:
 
     def methods(self, path: str) -> set[str]:
         """The methods of the routes whose path matches (empty: no such endpoint)."""
-        found: set[str] = set()
-        for route in self.router.routes:
-            regex, methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
-            if regex is not None and methods and regex.match(path):
-                found |= set(methods)
+        found = _methods(self.router.routes, path)
         if "GET" in found:
             found.add("HEAD")
         return found
@@ -121,6 +117,23 @@ class Guard:
                 return
             receive = _replay(body, receive)
         await self.app(scope, receive, send)
+
+
+def _methods(routes: list, path: str) -> set[str]:
+    """The methods of the routes whose path matches, looking into included routers (which
+    FastAPI keeps as routers of their own, under their prefix)."""
+    found: set[str] = set()
+    for route in routes:
+        regex, methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
+        if regex is not None and methods and regex.match(path):
+            found |= set(methods)
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            context = getattr(route, "include_context", None)
+            prefix = getattr(context, "prefix", "") or ""
+            if path.startswith(prefix):
+                found |= _methods(inner.routes, path[len(prefix):])
+    return found
 
 
 async def _read(scope: Scope, receive: Receive) -> bytes | None:
