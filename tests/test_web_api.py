@@ -375,6 +375,11 @@ def test_included_routers_keep_the_http_promises(tmp_path):
         assert extra.get("/api/extra/nothing").status_code == 404
     with TestClient(create_app(proofs_dir=tmp_path)) as real:  # the island's page's API
         assert real.head("/api/dragon/options").status_code == 200
+        carrying = {"hunters": {"red": {"at": "1,1", "with": "blue"},
+                                "blue": {"at": "1,1", "with": "red"}}}
+        _one_line_422(real.post("/api/dragon/route", json={
+            "hunter": "red", "hand": ["volcano"], "goal": "treasure", "position": carrying}),
+            "its goal is a boat (goal boat)")  # the field, not the flag --goal
         for method, url, allow in (("GET", "/api/dragon/route", "POST"),
                                    ("PUT", "/api/dragon/patrol", "POST")):
             response = real.request(method, url)

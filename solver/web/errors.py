@@ -23,7 +23,6 @@ from starlette.exceptions import HTTPException
 
 from solver.web.builds import RETRY_AFTER, BuildFailed, Building, QueueFull
 from solver.web.guard import Guard
-from solver.web.models import field_names
 
 MAX_DETAIL = 300  # characters of a message; the rest is cut (an echoed value, say)
 _FLAG = re.compile(r"--([a-z][a-z-]*)")
@@ -37,11 +36,24 @@ def one_line(text: object) -> str:
     return line if len(line) <= MAX_DETAIL else line[:MAX_DETAIL - 3] + "..."
 
 
-def json_fields(message: str) -> str:
-    """A domain message with the command line's flags named as the API's JSON fields:
+def body_fields(routes: list) -> set[str]:
+    """Every field of every endpoint's request body, included routers' too."""
+    names: set[str] = set()
+    for route in routes:
+        field = getattr(route, "body_field", None)
+        model = getattr(field, "type_", None) or getattr(
+            getattr(field, "field_info", None), "annotation", None)
+        names |= set(getattr(model, "model_fields", None) or ())
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            names |= body_fields(inner.routes)
+    return names
+
+
+def json_fields(message: str, fields: set[str]) -> str:
+    """A domain message with the command line's flags named as the API's JSON ``fields``:
     ``--me`` -> ``me``, ``--sudden-death`` -> ``sudden_death``, ``--variant`` ->
     ``variants`` (a flag that is no field is left as it is)."""
-    fields = field_names()
 
     def field(match: re.Match) -> str:
         name = FLAG_FIELDS.get(match[1], match[1].replace("-", "_"))
@@ -87,6 +99,14 @@ def _unprocessable(detail: str) -> JSONResponse:
     return JSONResponse({"detail": one_line(detail)}, status_code=422)
 
 
+def _fields(request: Request) -> set[str]:
+    """The app's body fields, found once."""
+    state = request.app.state
+    if getattr(state, "body_fields", None) is None:
+        state.body_fields = body_fields(request.app.router.routes)
+    return state.body_fields
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers and the :class:`~solver.web.guard.Guard` on ``app``."""
     app.add_middleware(Guard, router=app.router)
@@ -104,11 +124,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ValueError)  # solver.util.InputError, and the domain's checks
     async def _bad_value(request: Request, err: ValueError) -> JSONResponse:
-        return _unprocessable(json_fields(str(err)) or "invalid value")
+        return _unprocessable(json_fields(str(err), _fields(request)) or "invalid value")
 
     @app.exception_handler(click.ClickException)  # click.BadParameter and its kin
     async def _bad_parameter(request: Request, err: click.ClickException) -> JSONResponse:
-        return _unprocessable(json_fields(err.format_message()))
+        return _unprocessable(json_fields(err.format_message(), _fields(request)))
 
     @app.exception_handler(Building)
     async def _building(request: Request, err: Building) -> JSONResponse:

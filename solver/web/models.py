@@ -105,9 +105,3 @@ class ArmadaHold(Query):
     objective: str = Field(default="solo", max_length=NAME)
     variants: list[str] = _names()
     all: bool = True  # the JSON always lists every option, as the CLI's --json does
-
-
-def field_names() -> set[str]:
-    """Every field of every request body (the JSON names errors should use)."""
-    return {name for model in (SabordsHold, SabordsGame, ArmadaHold)
-            for name in model.model_fields}
