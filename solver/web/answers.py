@@ -32,6 +32,11 @@ class Answers:
         self._lock = threading.Lock()
         self.made = 0  # answers computed (the rest were kept ones)
 
+    def clear(self) -> None:
+        """Forget every kept answer (``make bench`` times computed ones)."""
+        with self._lock:
+            self._kept.clear()
+
     def body(self, endpoint: str, query: object, make: Callable[[], dict]) -> str:
         """The JSON body of ``make()`` (as :func:`solver.util.dumps_json` writes it), kept for
         the same ``endpoint`` and ``query`` (its ``repr``: every field, and a pydantic model
