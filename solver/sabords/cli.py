@@ -184,7 +184,7 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
       treasure sabords hold --card none --objective reach:1000 --json CCCDDMPX
       treasure sabords hold XXXXCCDM
       treasure sabords hold --card captain --me 5400 --opponent 5900 CCDMPSXX
-      treasure sabords hold --card none --scores 200,400,300 --target 500 \\
+      treasure sabords hold --card none --scores 200,100,0 --target 300 \\
           --variant score-floor-zero CCDMPSXX
     """
     from solver.sabords.game_cli import game_table, hold_for_game_text, whole_table

@@ -86,7 +86,7 @@ def game(me, opponent, sudden_death, scores, trigger, race, target, card, varian
     --card after it), and with --scores everyone's. The first two-player solve of a target
     and reading takes under a minute (48 to 54 s at 6000 on two cores) and is then cached;
     `make solve` caches the default game at 5000, 6000 and 8000. Three players are solved
-    exactly for small tables (for example --target 500 --variant score-floor-zero).
+    exactly for small tables (for example --target 300 --variant score-floor-zero).
 
     \b
     Examples:
@@ -94,8 +94,8 @@ def game(me, opponent, sudden_death, scores, trigger, race, target, card, varian
       treasure sabords game --target 8000 --json
       treasure sabords game --me 5400 --opponent 5900
       treasure sabords game --me 4700 --opponent 6200 --card captain --json
-      treasure sabords game --players 3 --target 500 --variant score-floor-zero
-      treasure sabords game --scores 200,400,300 --target 500 --variant score-floor-zero
+      treasure sabords game --players 3 --target 300 --variant score-floor-zero
+      treasure sabords game --scores 200,100,0 --target 300 --variant score-floor-zero
     """
     from solver.sabords.queries import game_answer
 

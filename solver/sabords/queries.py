@@ -130,8 +130,8 @@ def game_answer(table: TableSource, *, me: int | None = None, opponent: int | No
 
 def _scores(me, opponent, sudden_death, scores, trigger, race) -> tuple[int, ...] | None:
     """The scores of a position given as ``--scores`` (``None`` when it is not)."""
+    from solver.sabords.rules import load_rules
     from solver.sabords.table.answers import parse_scores
-    from solver.sabords.table.states import MAX_PLAYERS, MIN_PLAYERS
 
     if scores is None:
         if trigger is not None or race:
@@ -140,9 +140,10 @@ def _scores(me, opponent, sudden_death, scores, trigger, race) -> tuple[int, ...
     if me is not None or opponent is not None or sudden_death:
         raise InputError("give the position either as --scores or as --me and --opponent")
     listed = parse_scores(scores)
-    if not MIN_PLAYERS <= len(listed) <= MAX_PLAYERS:
-        raise InputError(f"{len(listed)} scores: a game has {MIN_PLAYERS} to {MAX_PLAYERS} "
-                         "players")
+    rules = load_rules()
+    if not rules.min_players <= len(listed) <= rules.max_players:
+        raise InputError(f"{len(listed)} scores: a game has {rules.min_players} to "
+                         f"{rules.max_players} players")
     return listed
 
 

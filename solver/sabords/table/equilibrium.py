@@ -120,7 +120,7 @@ class TableSolver:
             best[rows], dist[rows] = solved.values, solved.dist
         return best, dist
 
-    def solve(self, tol: float = 1e-12, max_steps: int = 60) -> TableSolution:
+    def solve(self, tol: float = 1e-12, max_steps: int = 30) -> TableSolution:
         """Policy iteration from points play, mixing at the states whose best responses
         cycle (see the module docstring); stops when no mover gains more than ``tol``."""
         started = time.perf_counter()

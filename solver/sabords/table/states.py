@@ -30,7 +30,6 @@ from solver.sabords.rules import Rules
 from solver.sabords.turn_lanes import DeckTurns, deck_turns
 from solver.util import InputError
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
 NORMAL, RACE = "normal", "race"
 
 
@@ -48,10 +47,10 @@ class TableSpec:
     players: int
 
     def __post_init__(self) -> None:
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise InputError(f"bad number of players {self.players}: "
-                             f"{MIN_PLAYERS} to {MAX_PLAYERS}")
         rules = self.game.rules
+        if not rules.min_players <= self.players <= rules.max_players:
+            raise InputError(f"bad number of players {self.players}: "
+                             f"{rules.min_players} to {rules.max_players}")
         if rules.ties != "shared" and self.players > 2:
             raise InputError("ties-extra-round is solved for two players only")
 
