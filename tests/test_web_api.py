@@ -380,6 +380,12 @@ def test_included_routers_keep_the_http_promises(tmp_path):
         _one_line_422(real.post("/api/dragon/route", json={
             "hunter": "red", "hand": ["volcano"], "goal": "treasure", "position": carrying}),
             "its goal is a boat (goal boat)")  # the field, not the flag --goal
+        route = {"hunter": "red", "hand": ["volcano"]}
+        _one_line_422(real.post("/api/dragon/route", json={**route, "hunter": "red\u0000"}),
+                      "hunter: control character '\\x00' not allowed")
+        _one_line_422(real.post("/api/dragon/route", json={
+            **route, "position": {"hunters": {"red": "boat\u0007"}}}),
+            "position.hunters.red: control character")
         for method, url, allow in (("GET", "/api/dragon/route", "POST"),
                                    ("PUT", "/api/dragon/patrol", "POST")):
             response = real.request(method, url)

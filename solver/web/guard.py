@@ -9,13 +9,15 @@ every endpoint, the ones other modules add included.
   anything is read, or as soon as a streamed body passes the bound.
 * A body that is not UTF-8, or whose JSON nests deeper than :data:`MAX_DEPTH`: **422** with
   one line (the JSON parser answered 400 to both; the bodies are an object holding a list at
-  most, so the bound costs no valid request).
+  most, so the bound costs no valid request); a string with a control character (NUL...;
+  tab and line ends aside) in any endpoint's body: 422 naming the field.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -41,16 +43,44 @@ def nesting(text: str) -> int:
     return deepest
 
 
+def control_in(value: object, where: str = "") -> str | None:
+    """``field: control character ...`` for the first string (key or value) in a JSON value
+    holding a control character other than tab and line ends (which a pasted position file
+    needs), else None."""
+    if isinstance(value, str):
+        bad = next((c for c in value if unicodedata.category(c) == "Cc" and c not in "\t\n\r"),
+                   None)
+        return None if bad is None else f"{where or 'body'}: control character {bad!r} not allowed"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = control_in(key, where or "body") or control_in(
+                item, f"{where}.{key}" if where else key)
+            if found:
+                return found
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found = control_in(item, f"{where}[{i}]")
+            if found:
+                return found
+    return None
+
+
 def body_problem(body: bytes) -> str | None:
     """Why the body cannot be a request, in one line; None when it may be one (whether it
-    is valid JSON of the right shape is the endpoint's business)."""
+    is valid JSON of the right shape is the endpoint's business). Control characters are
+    refused in every endpoint's strings here (an endpoint's model may refuse more: the
+    companion's own refuse tab and line ends too)."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as err:
         return f"the body is not valid UTF-8 (byte {err.start})"
     if nesting(text) > MAX_DEPTH:
         return f"the body nests objects or lists more than {MAX_DEPTH} deep"
-    return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None  # the endpoint says what is wrong with it
+    return control_in(value)
 
 
 async def answer(send: Send, status: int, detail: str, headers: dict[str, str] | None = None,
