@@ -72,8 +72,9 @@ def test_estimates_follow_how_busy_the_machine_is_then_the_last_build(monkeypatc
     assert builds.estimate("test", 2.0, 10.0) == pytest.approx(50.0)  # 10 s a unit, busy 2.5
     ask(builds, "k", lambda: time.sleep(0.3), units=0.5)
     wait_idle(builds)
-    # the build took about 0.3 s for half a unit: 0.6 s a unit, whatever the reference says
-    assert builds.estimate("test", 1.0, 10.0) == pytest.approx(0.6, rel=0.5)
+    # the build took 0.3 s (and a little more on a busy machine) for half a unit: 0.6 s a
+    # unit, whatever the reference (10 s a unit, times 2.5) says
+    assert 0.6 <= builds.estimate("test", 1.0, 10.0) < 3.0
     assert builds.estimate("other", 1.0, 10.0) == pytest.approx(25.0)  # other kinds: calibrated
 
 
