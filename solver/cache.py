@@ -23,7 +23,8 @@ Contract:
   large entry costs time (0.1 to 0.2 s for Gold Armada's 58.7 MB), so once it has been checked
   the file's identity (inode, size, modification and change times) is noted in the hidden
   file ``.<entry>.checked``; while the file still has that identity the checksum is not
-  computed again (any write to the file changes its times).
+  computed again (any write to the file changes its times, to the file system's clock tick:
+  a few ms).
 * **Unusable folder.** If the folder cannot be created or written (``TREASURE_CACHE`` names a
   regular file, or a place without permission), tables are solved without the cache, and
   stderr says so once per process (``treasure cache`` says it too).

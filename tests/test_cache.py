@@ -4,6 +4,7 @@ folder tolerated, a size bound, and ``treasure cache``."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -118,6 +119,7 @@ def test_a_checked_entry_is_not_hashed_again_until_it_changes(folder, monkeypatc
     path = cache.entry_path("test", "k")
     data = bytearray(path.read_bytes())
     data[-10] ^= 0xFF  # the same size, a new modification time
+    time.sleep(0.05)  # file times tick coarsely (a few ms): a write is seen as one here
     path.write_bytes(bytes(data))
     assert same(cache.load_or_build("test", "k", build), expected)
     assert hashed and build.calls == 2  # noticed and rebuilt
@@ -144,7 +146,6 @@ assert arrays["value"].sum() == 45.0
 def test_two_processes_build_an_entry_once(folder, tmp_path):
     import subprocess
     import sys
-    import time
 
     log = tmp_path / "builds.log"
     script = tmp_path / "build.py"
