@@ -368,6 +368,42 @@ def _arrays(table: GameTable) -> dict[str, np.ndarray]:
     return arrays
 
 
+def read_proof(path: Path) -> GameTable:
+    """The table stored in ``proofs/sabords/game-<target>.json`` by ``make solve``: values
+    only (no solve statistics); a table solved under another rules file is refused."""
+    from solver.sabords.rules import load_rules
+
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    spec = GameSpec(load_rules(doc["rules"]["variants"]), doc["target"], doc["low"])
+    if spec.rules.key() != doc["rules"]:
+        raise ValueError(f"{path}: the table was solved under other rules")
+    return GameTable(spec, np.array(doc["normal"]), np.array(doc["last"]),
+                     np.array(doc["sudden"]), np.array(doc["tiebreak"]), doc["gap_low"])
+
+
+def shipped_table(spec: GameSpec, proofs_dir: Path | None = None) -> GameTable | None:
+    """The table shipped in ``proofs/sabords/game-<target>.json`` if it was solved for exactly
+    ``spec`` (rules file, variants, target, lowest score), else None. It holds the values, not
+    the solve's statistics: positions and holds are answered from it exactly (the solve's own
+    floats), the headline is not."""
+    from solver.util import PROOFS_DIR
+
+    path = (PROOFS_DIR if proofs_dir is None else proofs_dir) / "sabords" / \
+        f"game-{spec.target}.json"
+    if not path.is_file():
+        return None
+    try:
+        table = read_proof(path)
+    except (ValueError, KeyError, OSError):  # another rules file, or not a table at all
+        return None
+    if table.spec.key() != spec.key():
+        return None
+    shape = (spec.top - spec.bottom,) * 2
+    if table.normal.shape != shape or table.sudden.shape != shape:
+        return None
+    return table
+
+
 def _key(spec: GameSpec) -> dict:
     return {"version": CACHE_VERSION, **spec.key()}
 

@@ -50,11 +50,20 @@ def _once(ctx, param, values):
 
 
 def game_table(use_cache: bool = True):
-    """The command line's source of game tables: from the cache, else solved on the spot
-    (minutes, once; progress on stderr)."""
-    from solver.sabords.game import load_game
+    """The command line's source of game tables: from the cache; else, for a position or a
+    hold, the table shipped in ``proofs/`` when it is the game asked about (what the web
+    server reads); else solved on the spot (minutes, once; progress on stderr)."""
+    from solver.sabords.game import cache_path, load_game, shipped_table
 
-    return lambda spec: load_game(spec, use_cache=use_cache, progress=True)
+    def source(spec, headline: bool = False):
+        path = cache_path(spec)
+        if use_cache and not headline and (path is None or not path.exists()):
+            shipped = shipped_table(spec)
+            if shipped is not None:
+                return shipped
+        return load_game(spec, use_cache=use_cache, progress=True)
+
+    return source
 
 
 def whole_table(use_cache: bool = True):

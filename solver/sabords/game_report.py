@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.sabords.game import GameSpec, GameTable, load_game, with_play
+from solver.sabords.game import GameSpec, GameTable, load_game, read_proof, with_play
 from solver.sabords.game_advice import game_hold
 from solver.sabords.game_bounds import hit_probability
 from solver.sabords.game_deck import simulate
@@ -191,16 +191,6 @@ def _proof(table: GameTable) -> str:
         "tiebreak": table.tiebreak.tolist(),
     }
     return json.dumps(doc, sort_keys=True, separators=(",", ":")) + "\n"  # floats round-trip
-
-
-def read_proof(path: Path) -> GameTable:
-    """The table stored by :func:`write_game_reports` (for ``make check``)."""
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    spec = GameSpec(load_rules(doc["rules"]["variants"]), doc["target"], doc["low"])
-    if spec.rules.key() != doc["rules"]:
-        raise ValueError(f"{path}: the table was solved under other rules")
-    return GameTable(spec, np.array(doc["normal"]), np.array(doc["last"]),
-                     np.array(doc["sudden"]), np.array(doc["tiebreak"]), doc["gap_low"])
 
 
 RESIDUAL_LIMIT = 1e-10

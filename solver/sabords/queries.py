@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from solver.sabords.game import GameSpec, GameTable
 from solver.util import InputError
 
-TableSource = Callable[[GameSpec], GameTable]
+TableSource = Callable[..., GameTable]  # (spec, headline=False): headline needs its stats
 
 
 def game_spec(target: int | None, variants: Sequence[str]) -> GameSpec:
@@ -115,7 +115,7 @@ def game_answer(table: TableSource, *, me: int | None = None, opponent: int | No
     if me is None and opponent is None and not sudden_death and card is None:
         n = 2 if players is None else players
         if n == 2:
-            return table(spec).headline()
+            return table(spec, headline=True).headline()
         return _table_headline(whole, table, spec, n)
     _both(me, opponent)
     phase = phase_of(spec, me, opponent, sudden_death)

@@ -56,11 +56,13 @@ class GameTables:
         self._shipped: dict[str, GameTable | None] = {}
         self._lock = threading.Lock()
 
-    def __call__(self, spec: GameSpec) -> GameTable:
+    def __call__(self, spec: GameSpec, headline: bool = False) -> GameTable:
+        """The table for ``spec`` (``headline``: one with the solve's statistics, so never
+        the shipped values alone)."""
         from solver.sabords.game import cache_path, load_game
 
         path = cache_path(spec)
-        if path is None or not path.exists():
+        if not headline and (path is None or not path.exists()):
             shipped = self.shipped(spec)
             if shipped is not None:
                 return shipped
@@ -75,29 +77,13 @@ class GameTables:
     def shipped(self, spec: GameSpec) -> GameTable | None:
         """The table shipped in ``proofs/sabords/game-<target>.json`` if it was solved for
         exactly ``spec`` (rules file, variants, target, lowest score), else None."""
-        path = self.proofs_dir / "sabords" / f"game-{spec.target}.json"
-        if not path.is_file():
-            return None
-        memo = f"{path}:{json.dumps(spec.key(), sort_keys=True)}"
+        from solver.sabords.game import shipped_table
+
+        memo = json.dumps(spec.key(), sort_keys=True)
         with self._lock:
             if memo not in self._shipped:
-                self._shipped[memo] = _read_shipped(path, spec)
+                self._shipped[memo] = shipped_table(spec, self.proofs_dir)
             return self._shipped[memo]
-
-
-def _read_shipped(path: Path, spec: GameSpec) -> GameTable | None:
-    from solver.sabords.game_report import read_proof
-
-    try:
-        table = read_proof(path)
-    except (ValueError, KeyError, OSError):  # another rules file, or not a table at all
-        return None
-    if table.spec.key() != spec.key():
-        return None
-    shape = (spec.top - spec.bottom,) * 2
-    if table.normal.shape != shape or table.sudden.shape != shape:
-        return None
-    return table
 
 
 def armada_ready(builds: Builds, game, objective: str) -> None:
