@@ -65,7 +65,7 @@ class CpRouter(Moves, Swaps, Payments, Continuation, CardBudget, Solving):
 
     def __init__(self, q: RouteQuery, swaps: int | None = None, relax_swaps: bool = False,
                  min_swaps: int = 0, strict: bool = False, sources: bool = True,
-                 merge_terrains: bool = True) -> None:
+                 merge_terrains: bool = True, exact_swaps: bool = False) -> None:
         """``swaps``: at most this many swap layers (a restriction). ``relax_swaps``: no swap
         layers, but each swap card may instead pay for a field near a free tile (a joker), take
         one field off the continuation, or be thrown away; ``min_swaps`` of them must be played
@@ -75,8 +75,11 @@ class CpRouter(Moves, Swaps, Payments, Continuation, CardBudget, Solving):
         proposes routes for ``repair`` to turn into starting points. ``sources``: with one or
         two swap cards, name where each joker's tile comes from (``router.relax``); tighter,
         but a larger model. ``merge_terrains``: terrains no card tells apart are one class
-        (``terrain_classes``); off, every terrain is its own (the same routes, more tiles)."""
+        (``terrain_classes``); off, every terrain is its own (the same routes, more tiles).
+        ``exact_swaps``: every one of the ``swaps`` layers swaps (routes with exactly that many
+        swaps: ``cp_route``'s rounds know the best route with fewer already)."""
         self.q = q
+        self.exact_swaps = exact_swaps
         self.relax = relax_swaps
         self.sources = sources
         self.strict = strict and relax_swaps
@@ -195,6 +198,9 @@ class CpRouter(Moves, Swaps, Payments, Continuation, CardBudget, Solving):
         # layers ------------------------------------------------------------------------------
         self.layers = [self._build_layer(e) for e in range(S + 1)]
         self._link_layers()
+        if self.exact_swaps:
+            for sw_adj, sw_any, _fields in self.stay_swap:
+                m.Add(sw_adj + (sw_any if sw_any is not None else 0) == 1)
         self._build_continuation()
         self._cards()
         # refinements add constraints, and charge the continuation through charge_remaining

@@ -21,18 +21,20 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
              progress: Callable[[str], None] | None = None) -> RouteResult:
     """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers.
 
-    Round k solves the model with k swap layers: a restriction of the turn, so its route is
-    legal; it starts from round k-1's route and must do at least as well. Before round k+1 a
-    relaxation bounds every route that plays at least k+1 swap cards: no swap layers, but each
-    swap card may pay for a field within reach of a free tile (a joker), take one paid field
-    off the continuation, or be thrown away. This is a relaxation because a swap costs a card
-    and newly frees at most one of its two fields (were both free afterwards, both tiles were
-    of free terrains before), the tile it brings travels one field per Zerstörende Kräfte, and
-    a route needs to enter a field at most once per state of its tile. When the bound reaches
-    round k's value, round k is optimal; the last possible round has a layer for every swap
-    card and is optimal by itself. A tighter form of the relaxation follows: with one or two
-    swap cards it names where each joker's tile comes from (``router.relax``), with three or
-    more it counts how far the free tiles must travel (``router.travel``).
+    Round k solves the model with k swap layers, each of which swaps, for a route strictly
+    better than the best so far (round k-1 knows the best with fewer swaps): a restriction of
+    the turn, so its route is legal; when there is none, the route in hand stands. Before
+    round k+1 a relaxation bounds every route that plays at least k+1 swap cards: no swap
+    layers, but each swap card may pay for a field within reach of a free tile (a joker), take
+    one paid field off the continuation, or be thrown away. This is a relaxation because a
+    swap costs a card and newly frees at most one of its two fields (were both free afterwards,
+    both tiles were of free terrains before), the tile it brings travels one field per
+    Zerstörende Kräfte, and a route needs to enter a field at most once per state of its tile.
+    When the bound reaches round k's value, round k is optimal; the last possible round has a
+    layer for every swap card and is optimal by itself. A tighter form of the relaxation
+    follows: with one or two swap cards it names where each joker's tile comes from
+    (``router.relax``), with three or more it counts how far the free tiles must travel
+    (``router.travel``).
 
     Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
     so far is returned with ``optimal`` False; the same query always gives the same answer.
@@ -113,15 +115,18 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
             break
         if completed is not None and completed[1].objective >= prev.objective:
             plan = None  # the proposal is no better than the route in hand: start from that
-        say(f"round {k} of {most}: every route with up to {k} swap(s)")
-        router = CpRouter(q, swaps=k)
+        say(f"round {k} of {most}: every route with {k} swap(s) better than the best so far")
+        router = CpRouter(q, swaps=k, exact_swaps=True)
         try:
-            result = router.solve(workers, work_limit, hint=prev, lower=lower, plan_hint=plan)
-        except NotSolved:  # not even the previous round's route was found again
+            found = router.solve(workers, work_limit, lower=lower, plan_hint=plan,
+                                 upper=prev.objective - 1)
+        except NotSolved:  # none found within the work limit: the best so far, unproved
             proved = False
             break
-        proved = proved and result.optimal
-        prev = router
+        if getattr(router, "objective", None) == INF:
+            continue  # no route with k swaps beats the best with fewer: that one stands
+        proved = proved and found.optimal
+        result, prev = found, router
     result.optimal = proved
     result.seconds = time.perf_counter() - t0
     return result

@@ -1,0 +1,43 @@
+"""The rounds of ``cp_route`` against the whole model: round k asks only for routes with
+exactly k swaps, strictly better than the best so far, so its answer must be the optimum of
+the model with a layer for every swap card (exact by itself, and slow)."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.dragon.bench import three_swap_queries
+from solver.dragon.route_search import replay
+from solver.dragon.router.model import CpRouter
+from solver.dragon.router.rounds import cp_route
+
+QUERIES = three_swap_queries(6)  # make bench's three-swap hands, the first six
+
+
+@pytest.mark.parametrize("index", range(len(QUERIES)))
+def test_rounds_reach_the_whole_models_optimum(index):
+    q = QUERIES[index]
+    best = cp_route(q)
+    whole = CpRouter(q)
+    assert whole.n_swaps == 3
+    exact = whole.solve()
+    assert best.optimal and exact.optimal
+    assert best.value == exact.value, [c.name for c in q.hand]
+    assert replay(q, best.plan) == (best.value, best.reachable)
+
+
+def test_a_round_with_no_better_route_has_none():
+    """The exactly-k model below the best value is infeasible when round k cannot improve;
+    with the bar one higher it finds a route with exactly k swaps, or is infeasible too."""
+    q = QUERIES[0]
+    best = cp_route(q)
+    weight = int(q.position.island.model.hand_size) + 1
+    objective = weight * best.value[0] + best.value[1]
+    for k in (1, 2, 3):
+        model = CpRouter(q, swaps=k, exact_swaps=True)
+        model.solve(upper=objective - 1)
+        assert model.objective > objective - 1
+        found = CpRouter(q, swaps=k, exact_swaps=True)
+        result = found.solve()
+        if result.remaining is not None:
+            assert sum(move.action == "swap" for move in result.plan) == k
