@@ -41,5 +41,25 @@ def test_proof_checks_and_a_tampered_one_fails(written) -> None:
     assert check_proof(path, sample=300) == []
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["values"][17][0] -= 1e-3  # one state claims less than its best turn
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    assert check_proof(path, sample=len(doc["values"])) != []
+    tampered = root / "tampered.json"
+    tampered.write_text(json.dumps(doc), encoding="utf-8")
+    assert check_proof(tampered, sample=len(doc["values"])) != []
+
+
+def test_the_shipped_table_answers_as_the_solve_did(written) -> None:
+    """A fresh clone's first three-player query reads the table make solve ships."""
+    import numpy as np
+
+    from solver.sabords.table.answers import headline
+    from solver.sabords.table.equilibrium import solve_table
+    from solver.sabords.table.report import shipped_solution
+
+    root, summary = written
+    spec = TableSpec.of(RULES, 3, 500)
+    shipped = shipped_solution(spec, proofs_dir=root)
+    assert shipped is not None
+    solved = solve_table(spec)
+    assert np.max(np.abs(shipped.values - solved.values)) == 0.0
+    assert headline(shipped) == headline(solved) | {"solve": headline(shipped)["solve"]}
+    assert headline(shipped)["seat_wins"] == summary["three_players_exact"]["seat_wins"]
+    assert shipped_solution(TableSpec.of(RULES, 3, 400), proofs_dir=root) is None

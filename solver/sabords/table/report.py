@@ -121,22 +121,51 @@ def _proof(solution: TableSolution) -> str:
                 "mover gains by playing one turn otherwise) on a seeded sample of states.",
         "spec": layout.spec.key(),
         "values": solution.values[:layout.states].tolist(), "regret": solution.stats["regret"],
-        "mixing": solution.stats["mixing"]}, sort_keys=True, separators=(",", ":")) + "\n"
+        "mixing": solution.stats["mixing"],
+        "stats": {k: v for k, v in solution.stats.items() if k != "seconds"}},
+        sort_keys=True, separators=(",", ":")) + "\n"
 
 
-def check_proof(path: Path, sample: int = SAMPLE) -> list[str]:
-    """``make check``: the shipped three-player table's regret recomputed on a seeded sample
-    of its states (every turn solved again); problems as lines."""
+def _read_proof(path: Path) -> TableSolution:
+    """A shipped three-player table (values and the solve's statistics; no play), or
+    ValueError when it was solved under other rules than the current ones."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     key = doc["spec"]
     rules = load_rules(key["rules"]["variants"]).with_dice(key["rules"]["dice"])
     spec = TableSpec.of(rules, key["players"], key["target"], key["low"])
     if spec.key() != key:
-        return [f"{path.name}: solved under other rules than the current ones (make solve)"]
+        raise ValueError(f"{path.name}: solved under other rules than the current ones "
+                         "(make solve)")
     layout = Layout(spec)
     values = layout.empty()
     values[:layout.states] = np.array(doc["values"])
-    solution = TableSolution(layout, values, np.zeros((0, 0)))
+    return TableSolution(layout, values, np.zeros((0, 0)), stats=doc["stats"])
+
+
+def shipped_solution(spec: TableSpec, proofs_dir: Path | None = None) -> TableSolution | None:
+    """The three-player table ``make solve`` ships, if it is the one ``spec`` asks for."""
+    from solver.util import PROOFS_DIR
+
+    path = (PROOFS_DIR if proofs_dir is None else proofs_dir) / "sabords" / \
+        PROOF.format(target=spec.game.target)
+    if spec.players != 3 or not path.is_file():
+        return None
+    try:
+        solution = _read_proof(path)
+    except (ValueError, KeyError, OSError):
+        return None
+    return solution if solution.spec.key() == spec.key() else None
+
+
+def check_proof(path: Path, sample: int = SAMPLE) -> list[str]:
+    """``make check``: the shipped three-player table's regret recomputed on a seeded sample
+    of its states (every turn solved again); problems as lines."""
+    try:
+        solution = _read_proof(path)
+    except ValueError as err:
+        return [str(err)]
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    layout = solution.layout
     rows = np.sort(np.random.default_rng(sample).choice(layout.states, min(sample, layout.states),
                                                         replace=False))
     found = regret(solution, rows)
