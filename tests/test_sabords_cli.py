@@ -71,6 +71,9 @@ def test_value_json_has_expected_bust_island():
          "turn is bust and lost (no Island of Skulls with the sea-battle-3 card): it costs you "
          "500 points"),
         (("sabords", "hold", "--card", "sea-battle-2", "SSXXXCDM"), "it costs you 300 points"),
+        (("sabords", "hold", "--card", "sea-battle-3", "--variant",
+          "battle-four-skulls-no-penalty", "XXXXCCDM"), "on a first roll it costs nothing under "
+         "this reading; after a reroll it costs you 500 points"),
         (("sabords", "score", "--card", "captain", "--chest", "CC", "CCCDMXXX"),
          "--chest means nothing with the captain card"),
         (("sabords", "score", "--card", "treasure-island", "--chest", "CCCX", "CCCDMXXX"),

@@ -172,7 +172,7 @@ def bust_text(model, counts: np.ndarray) -> str:
     """What a bust showing ``counts`` means for the player: the turn is lost, and what it
     costs (the sea battle's penalty, the Truce's sabres, each opponent's loss), from the
     scoring rules; with enough skulls for the Island on a card without one, why not."""
-    from solver.sabords.scoring import bust_outcomes
+    from solver.sabords.scoring import bust_outcomes, first_roll_lost
 
     card, rules = model.card, model.rules
     out = bust_outcomes(counts, card, rules)
@@ -183,6 +183,8 @@ def bust_text(model, counts: np.ndarray) -> str:
     cost = f"it costs you {-own} points" if own < 0 else "it scores nothing"
     if opponents:
         cost += f" and each opponent loses {opponents}"
+    if first_roll_lost(int(counts[model.skull]), card, rules) and cost != "it scores nothing":
+        cost = f"on a first roll it costs nothing under this reading; after a reroll {cost}"
     return f"the turn is bust and lost{why}: {cost}"
 
 
