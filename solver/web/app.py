@@ -16,14 +16,15 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
-from solver.util import PROOFS_DIR, InputError, dumps_json
+from solver.util import PROOFS_DIR, REPORTS_DIR, InputError, dumps_json
 from solver.web import errors
 from solver.web.answers import Answers
 from solver.web.builds import Builds
 from solver.web.models import ArmadaHold, SabordsGame, SabordsHold
 from solver.web.options import options
-from solver.web.tables import GameTables, armada_ready
+from solver.web.tables import GameTables, PlayTables, WholeTables, armada_ready
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -41,9 +42,10 @@ def _json(doc: dict | str) -> Response:
                     media_type="application/json")
 
 
-def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
+def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -> FastAPI:
     """The application, with its own queue of background builds. ``proofs_dir``: where to
-    look for a shipped whole-game table (``proofs/``)."""
+    look for a shipped whole-game table (``proofs/``); ``reports_dir``: where the whole
+    table's report is (the page links the four- and five-player rule's measured cost)."""
     app = FastAPI(title="treasure-solver table companion", version=_version(),
                   docs_url=None, redoc_url=None)  # their pages load scripts from the web
     errors.install(app)
@@ -52,6 +54,7 @@ def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
     app.include_router(dragon_api)
     builds = Builds()
     game_tables = GameTables(builds, proofs_dir)
+    play_tables, whole_tables = PlayTables(game_tables), WholeTables(builds)
     answers = Answers()  # the same query asked again is answered from here
     app.state.builds, app.state.game_tables, app.state.answers = builds, game_tables, answers
 
@@ -72,7 +75,8 @@ def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
         from solver.sabords.queries import hold_answer, reads_scoreboard
 
         # the page always sends a target: it makes a query about the game only with scores
-        scoreboard = reads_scoreboard(query.me, query.opponent, query.sudden_death, None)
+        scoreboard = (reads_scoreboard(query.me, query.opponent, query.sudden_death, None)
+                      or query.scores is not None)
         objective = query.objective
         if scoreboard and objective == "points":
             objective = None  # the page's default; with scores the objective is winning
@@ -80,16 +84,31 @@ def create_app(proofs_dir: Path = PROOFS_DIR) -> FastAPI:
             query.card, query.dice, game_tables, objective=objective,
             sorceress_used=query.sorceress_used, rerolled=query.rerolled, me=query.me,
             opponent=query.opponent, sudden_death=query.sudden_death,
-            target=query.target if scoreboard else None, variants=query.variants)))
+            target=query.target if scoreboard else None, variants=query.variants,
+            scores=query.scores_text(), trigger=query.trigger, race=query.race,
+            whole=whole_tables)))
 
     @app.post("/api/sabords/game")
     def sabords_game(query: SabordsGame) -> Response:
-        from solver.sabords.queries import game_answer
+        from solver.sabords.queries import EXACT_PLAYERS, game_answer
 
+        # four or five players: the rule plays the two-player table's play (built ahead)
+        rule = query.scores is not None and len(query.scores) > EXACT_PLAYERS
         return _json(answers.body("sabords/game", query, lambda: game_answer(
-            game_tables, me=query.me, opponent=query.opponent,
+            play_tables if rule else game_tables, me=query.me, opponent=query.opponent,
             sudden_death=query.sudden_death, target=query.target, card=query.card,
-            variants=query.variants)))
+            variants=query.variants, scores=query.scores_text(), trigger=query.trigger,
+            race=query.race, whole=whole_tables)))
+
+    @app.get("/reports/sabords/table.md")
+    def whole_table_report() -> Response:
+        """The whole table's report (``make solve``), which the page links for the rule's
+        measured cost."""
+        path = reports_dir / "sabords" / "table.md"
+        if not path.is_file():
+            raise HTTPException(404, "reports/sabords/table.md is not written yet (make solve)")
+        return Response(path.read_text(encoding="utf-8"),
+                        media_type="text/markdown; charset=utf-8")
 
     @app.post("/api/armada/hold")
     def armada_hold(query: ArmadaHold) -> Response:

@@ -15,11 +15,13 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 MAX_TARGET = 10_000  # the largest whole game the server solves (about two minutes cold)
 MAX_TEXT = 100  # the longest string any field takes (a dice string in words is under 80)
 NAME = 60  # a card, variant or objective name (the longest is under 40)
+MAX_PLAYERS = 5  # the most scores a position lists (the box: 2 to 5 players)
+MAX_SCORE = 100_000  # no score echoed back is longer than this
 
 
 def _names():
@@ -55,10 +57,28 @@ class Query(BaseModel):
 
 
 class GameQuery(Query):
-    """A Mille Sabords scoreboard: the game's target and readings."""
+    """A Mille Sabords scoreboard: the game's target and readings, and the whole table's
+    position (``scores``: mine first, the others in playing order; ``trigger``: the position,
+    2 to N, of the player who triggered the final round; ``race``: the race after the trigger
+    player dropped), as ``--scores A,B,C --trigger P --race``."""
 
     variants: list[str] = _names()
     target: int | None = None
+    scores: list[int] | None = Field(default=None, min_length=2, max_length=MAX_PLAYERS)
+    trigger: int | None = None
+    race: bool = False
+
+    @field_validator("scores")
+    @classmethod
+    def _scores(cls, scores: list[int] | None) -> list[int] | None:
+        bad = next((s for s in scores or () if abs(s) > MAX_SCORE), None)
+        if bad is not None:
+            raise ValueError(f"{bad} is not a score (at most {MAX_SCORE} points either way)")
+        return scores
+
+    def scores_text(self) -> str | None:
+        """``scores`` as the command line's ``--scores`` takes them (``"4700,6200,3100"``)."""
+        return None if self.scores is None else ",".join(str(s) for s in self.scores)
 
     @field_validator("target")
     @classmethod
@@ -88,12 +108,23 @@ class SabordsHold(GameQuery):
 
 
 class SabordsGame(GameQuery):
-    """``treasure sabords game --me --opponent [--card]``: my chance to win."""
+    """``treasure sabords game --me --opponent [--card]`` or ``--scores``: my chance to
+    win."""
 
-    me: int
-    opponent: int
+    me: int | None = None
+    opponent: int | None = None
     sudden_death: bool = False
     card: str | None = Field(default=None, max_length=NAME)
+
+    @model_validator(mode="after")
+    def _position(self) -> SabordsGame:
+        """A position: ``scores``, or both ``me`` and ``opponent`` (no headline here)."""
+        if self.scores is None:
+            missing = next((name for name in ("me", "opponent") if getattr(self, name) is None),
+                           None)
+            if missing is not None:
+                raise ValueError(f"{missing}: required field missing (or give scores)")
+        return self
 
 
 class ArmadaHold(Query):

@@ -101,3 +101,81 @@ def armada_ready(builds: Builds, game, objective: str) -> None:
         str(path), f"solving the Gold Armada {objective} table for every board state "
                    f"({variants})", lambda: load_table(game, objective, show_progress=False),
         kind="armada", reference=ARMADA_SECONDS)
+
+
+# -- the whole table: three players exactly, four and five by the rule -------------------------
+# reference: the three-player table at target 300, scores floored at zero (36,678 states), took
+# 152 s cold on a loaded 2-core machine (`make bench`); the time grows with the states
+WHOLE_SECONDS = 150.0
+WHOLE_STATES = 36_678
+PLAY_SECONDS_AT_6000 = 60.0  # the two-player table's play (one pass of every turn), at 6000
+
+
+def whole_path(spec):
+    """Where the cache keeps the whole table for ``spec`` (a
+    :class:`~solver.sabords.table.states.TableSpec`; None when the cache cannot be used): the
+    key :func:`solver.sabords.table.answers.load_table` stores it under (a test checks that
+    the two agree)."""
+    from solver.cache import entry_path
+    from solver.sabords.table.answers import CACHE_VERSION
+
+    return entry_path("sabords-table", {"version": CACHE_VERSION, **spec.key()},
+                      f"table-{spec.players}-{spec.game.target}")
+
+
+def play_path(spec: GameSpec):
+    """Where the cache keeps the two-player table's play, which the four- and five-player
+    rule plays (:func:`solver.sabords.table.answers.load_play`'s key)."""
+    from solver.cache import entry_path
+    from solver.sabords.table.answers import CACHE_VERSION
+
+    return entry_path("sabords-game-play", {"version": CACHE_VERSION, "play": True,
+                                            **spec.key()}, f"play-{spec.target}")
+
+
+class WholeTables:
+    """The web server's source of whole-table solutions (the ``whole`` of
+    :mod:`solver.sabords.queries`): from the cache, else built in the background while the
+    requests are answered "building"."""
+
+    def __init__(self, builds: Builds) -> None:
+        self.builds = builds
+
+    def __call__(self, spec):
+        from solver.sabords.table.answers import load_table
+        from solver.sabords.table.states import Layout
+
+        path = whole_path(spec)
+        if path is not None and not path.exists():
+            states = Layout(spec).states
+            variants = ", ".join(spec.rules.variants) or "no variants"
+            self.builds.build_in_background(
+                str(path), f"solving the {spec.players}-player Mille Sabords game (target "
+                           f"{spec.game.target}, {variants}; {states:,} states)",
+                lambda: load_table(spec), kind="sabords-table", units=states / WHOLE_STATES,
+                reference=WHOLE_SECONDS)
+        return load_table(spec)
+
+
+class PlayTables:
+    """The two-player tables with their play, for the four- and five-player rule: a
+    :data:`~solver.sabords.queries.TableSource` whose table's play is in the cache (else
+    built in the background, after the table itself), so that
+    :func:`~solver.sabords.table.answers.load_play` reads it at once."""
+
+    def __init__(self, tables: GameTables) -> None:
+        self.tables = tables
+
+    def __call__(self, spec: GameSpec, headline: bool = False) -> GameTable:
+        from solver.sabords.table.answers import load_play
+
+        table = self.tables(spec, headline)
+        path = play_path(spec)
+        if path is not None and not path.exists():
+            variants = ", ".join(spec.rules.variants) or "no variants"
+            self.tables.builds.build_in_background(
+                str(path), f"playing the two-player Mille Sabords table for the four- and "
+                           f"five-player rule (target {spec.target}, {variants})",
+                lambda: load_play(table), kind="sabords-play", units=game_units(spec),
+                reference=PLAY_SECONDS_AT_6000)
+        return table

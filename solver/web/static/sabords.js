@@ -15,7 +15,7 @@ const game = new Turns("treasure.sabords.game", "sabords", {
   carried: (turn) => ({ sudden_death: turn.sudden_death }),
   kept: ["card", "sudden_death"],
 });
-const state = { cards: [], sabords: null, showAll: false, shown: null };
+const state = { cards: [], sabords: null, showAll: false, shown: null, trigger: null };
 let dice = null;
 const cardName = (name) => named("sabords", "cards", name);
 
@@ -50,36 +50,100 @@ function drawSettings() {
   variantBoxes(sabords.variants, settings, keep);
 }
 
-/** Both scores, or null when either is missing. */
+/* ---------- the score box: 2 to 5 players, mine first, the others in playing order ---- */
+
+const MIN_PLAYERS = 2;
+const MAX_PLAYERS = 5;
+/** The score box of position i (0: me, 1: the next player...). */
+const boxId = (i) => (i === 0 ? "#me" : i === 1 ? "#opponent" : `#player-${i + 1}`);
+const boxName = (i, n) => (i === 0 ? t("sabords.me")
+  : n === 2 ? t("sabords.opponent") : t("sabords.player", { n: i + 1 }));
+const playerCount = () => game.current.players ?? MIN_PLAYERS;
+
+/** The boxes for the players at the table (kept values where the box stays). */
+function drawBoxes() {
+  const n = playerCount();
+  const old = [...document.querySelectorAll("#players input")].map((input) => input.value);
+  $("#players").replaceChildren(...Array.from({ length: n }, (_, i) => el("label", {},
+    el("span", {}, boxName(i, n)),
+    el("input", { id: boxId(i).slice(1), type: "number", inputmode: "numeric", step: "100",
+                  placeholder: "—", value: old[i] ?? "",
+                  oninput: () => { keepScores(); drawPhase(); changed(400); } }))));
+  $("#add-player").disabled = n >= MAX_PLAYERS;
+  $("#remove-player").disabled = n <= MIN_PLAYERS;
+}
+
+/** Every score (mine first), or null when a box is empty. */
 function scores() {
-  const me = $("#me").value.trim();
-  const opponent = $("#opponent").value.trim();
-  if (me === "" || opponent === "") return null;
-  return { me: Number(me), opponent: Number(opponent) };
+  const texts = Array.from({ length: playerCount() }, (_, i) => $(boxId(i)).value.trim());
+  if (texts.some((text) => text === "")) return null;
+  const list = texts.map(Number);
+  return { me: list[0], opponent: list[1], list };
 }
 
 /** The turn's scores (by player) from the boxes, kept with the turn. */
 function keepScores() {
   const s = scores();
-  const player = game.current.player;
-  const byPlayer = s && [0, 1].map((i) => (i === player ? s.me : s.opponent));
+  const { player } = game.current;
+  const n = playerCount();
+  const byPlayer = s && Array.from({ length: n }, (_, p) => s.list[(p - player + n) % n]);
   game.update({ scores: byPlayer, sudden_death: $("#sudden-death").checked });
 }
 
 /** The boxes from the turn in play (me: the player to play). */
 function showScores() {
   const { scores: byPlayer, player } = game.current;
-  $("#me").value = byPlayer ? byPlayer[player] : "";
-  $("#opponent").value = byPlayer ? byPlayer[1 - player] : "";
+  const n = playerCount();
+  drawBoxes();
+  for (let i = 0; i < n; i += 1) $(boxId(i)).value = byPlayer ? byPlayer[(player + i) % n] : "";
   $("#sudden-death").checked = Boolean(game.current.sudden_death);
+  state.trigger = null;
+}
+
+/** A player more or fewer at the table (a new player's score: empty). */
+function seat(delta) {
+  const n = Math.min(MAX_PLAYERS, Math.max(MIN_PLAYERS, playerCount() + delta));
+  const { player } = game.current;
+  const shown = Array.from({ length: playerCount() }, (_, i) => $(boxId(i)).value);
+  game.update({ players: n, player: Math.min(player, n - 1) });
+  drawBoxes();
+  for (let i = 0; i < n; i += 1) $(boxId(i)).value = shown[i] ?? "";
+  keepScores();
+  state.trigger = null;
+  drawPhase();
+  changed();
+}
+
+/**
+ * The final round's trigger (the position in the list, 2 to N) or null: with three players
+ * or more, the one chosen, else the first other at or above the target.
+ */
+function trigger(s) {
+  if (!s || s.list.length <= MIN_PLAYERS || $("#sudden-death").checked) return null;
+  if (state.trigger !== null) return state.trigger || null;
+  const above = s.list.findIndex((score, i) => i > 0 && score >= settings.target);
+  return above > 0 ? above + 1 : null;
+}
+
+function drawTrigger(s) {
+  const n = playerCount();
+  $("#trigger-row").hidden = n <= MIN_PLAYERS || $("#sudden-death").checked;
+  const chosen = trigger(s);
+  $("#trigger").replaceChildren(el("option", { value: "", selected: chosen === null },
+    t("sabords.trigger.none")), ...Array.from({ length: n - 1 }, (_, k) => el("option", {
+    value: k + 2, selected: chosen === k + 2 }, boxName(k + 1, n))));
 }
 
 function drawPhase() {
   const s = scores();
+  drawTrigger(s);
   let text = t("sabords.phase.points");
   if (s && $("#sudden-death").checked) text = t("sabords.phase.sudden");
-  else if (s && s.opponent >= settings.target) text = t("sabords.phase.last");
-  else if (s) text = t("sabords.phase.win", { target: number(settings.target) });
+  else if (s && s.list.length > MIN_PLAYERS && trigger(s) !== null) {
+    text = t("sabords.phase.final", { target: number(settings.target) });
+  } else if (s && s.list.length === MIN_PLAYERS && s.opponent >= settings.target) {
+    text = t("sabords.phase.last");
+  } else if (s) text = t("sabords.phase.win", { target: number(settings.target) });
   $("#phase").textContent = text;
 }
 
@@ -123,13 +187,17 @@ const drawGame = gamePanel(game, {
 
 /* ---------- the query ---------- */
 
+/** The hold query: two players as me and opponent, three or more as scores. */
 function request(withScores) {
   const s = withScores ? scores() : null;
   const card = game.current.card;
+  const table = s && s.list.length > MIN_PLAYERS;
+  const race = Boolean(s) && $("#sudden-death").checked;
   return {
     card, dice: dice.text(),
-    me: s ? s.me : null, opponent: s ? s.opponent : null,
-    sudden_death: Boolean(s) && $("#sudden-death").checked,
+    me: s && !table ? s.me : null, opponent: s && !table ? s.opponent : null,
+    sudden_death: race && !table,
+    ...(table ? { scores: s.list, trigger: trigger(s), race } : {}),
     sorceress_used: card === "sorceress" && $("#sorceress-used").checked,
     rerolled: card === "after-the-storm" && $("#rerolled").checked,
     objective: "points", variants: settings.variants, target: settings.target, all: true,
@@ -157,7 +225,9 @@ function ask() {
     return {
       answer: { answer, points, withScores },
       fields: { card: body.card, dice: body.dice, me: body.me ?? "",
-                opponent: body.opponent ?? "", target: body.target },
+                opponent: body.opponent ?? "", target: body.target,
+                scores: body.scores?.join(",") ?? "", trigger: body.trigger ?? "",
+                race: body.race ?? "" },
     };
   }, drawAdvice);
 }
@@ -188,11 +258,24 @@ function drawAdvice(shown) {
         : answer.island ? t("sabords.value.island")
         : t("sabords.value.points", { v: number(answer.value, 1) })),
   ];
+  if (withScores && answer.exact !== undefined) parts.push(exactness(answer));
   if (answer.island) parts.push(...island(answer));
   else parts.push(bustLine(bestOption, bustOf(bestOption), withScores));
   if (answer.points_differs) parts.push(differs(answer.points_best));
   if (answer.options.length > 0) parts.push(...optionsTable(answer, withScores, bustOf));
   $("#advice").replaceChildren(...parts);
+}
+
+/** Whether the P(win) is exact or the advice rule's, with a link to the rule's measured
+ * cost (reports/sabords/table.md). */
+function exactness(answer) {
+  if (answer.exact) {
+    return el("p", { id: "exactness", class: "hint", "data-exact": "true" }, t("sabords.exact"));
+  }
+  return el("p", { id: "exactness", class: "hint", "data-exact": "false",
+                   "data-rule": answer.rule },
+  t("sabords.rule", { title: answer.rule_title, players: answer.players }), " ",
+  el("a", { href: "reports/sabords/table.md", target: "_blank" }, t("sabords.rule.cost")));
 }
 
 function legend(best) {
@@ -270,6 +353,7 @@ function redraw() {
   drawCards();
   drawSettings();
   dice.draw();
+  drawBoxes();
   drawPhase();
   drawGame();
   if (state.shown && $("#verdict")) drawAdvice(state.shown);
@@ -281,12 +365,18 @@ function redraw() {
 async function start() {
   settingsToggle();
   $("#clear-scores").onclick = () => {
-    $("#me").value = ""; $("#opponent").value = ""; $("#sudden-death").checked = false;
+    for (const input of document.querySelectorAll("#players input")) input.value = "";
+    $("#sudden-death").checked = false;
+    state.trigger = null;
     keepScores(); drawPhase(); changed();
   };
-  for (const id of ["#me", "#opponent"]) {
-    $(id).addEventListener("input", () => { keepScores(); drawPhase(); changed(400); });
-  }
+  $("#add-player").onclick = () => seat(1);
+  $("#remove-player").onclick = () => seat(-1);
+  $("#trigger").onchange = () => {
+    state.trigger = Number($("#trigger").value) || 0;  // 0: nobody yet (chosen)
+    drawPhase();
+    changed();
+  };
   $("#sudden-death").addEventListener("change", () => { keepScores(); drawPhase(); changed(); });
   for (const id of ["#sorceress-used", "#rerolled"]) {
     $(id).addEventListener("change", () => {

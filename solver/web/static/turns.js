@@ -5,7 +5,7 @@ import { $, el, loadSettings, saveSettings, t } from "./common.js";
 
 /** The exported records' version (their format is documented in the README). */
 export const VERSION = 1;
-const PLAYERS = 2;
+const PLAYERS = 2;  // at the table unless the page says otherwise (current.players)
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 export class Turns {
@@ -34,8 +34,10 @@ export class Turns {
 
   /** Forget everything: a new game. */
   reset() {
+    const n = this.players();
     this.turns = [];
-    this.current = this.newTurn(1, 0, null, this.fields);
+    this.current = this.newTurn(1, 0, null, n === PLAYERS ? this.fields
+      : { ...this.fields, players: n });  // the same table
     this.save();
   }
 
@@ -80,6 +82,9 @@ export class Turns {
     this.save();
   }
 
+  /** How many players are at the table (the page may set current.players, 2 to 5). */
+  players() { return this.current.players ?? PLAYERS; }
+
   /**
    * The turn ends: the player scores points (negative: a loss) and each opponent loses loss;
    * ended holds what else the record says of it. The next player's turn starts with the
@@ -87,14 +92,16 @@ export class Turns {
    */
   next(points, loss = 0, ended = {}) {
     const c = this.current;
-    const before = c.scores ?? Array(PLAYERS).fill(0);
+    const n = this.players();
+    const before = c.scores ?? Array(n).fill(0);
     const after = before.map((score, i) => (i === c.player ? score + points : score - loss));
     const kept = Object.fromEntries(this.kept.map((name) => [name, c[name]]));
     this.turns.push({ turn: c.turn, player: c.player + 1, ...kept, scores_before: before,
                       rolls: c.rolls.slice(0, c.at + 1), points, ...ended,
                       scores_after: after });
-    this.current = this.newTurn(c.turn + 1, (c.player + 1) % PLAYERS, after,
-      this.carried({ ...c, ...ended }));
+    const players = n === PLAYERS ? {} : { players: n };  // two: the record as before
+    this.current = this.newTurn(c.turn + 1, (c.player + 1) % n, after,
+      { ...players, ...this.carried({ ...c, ...ended }) });
     this.save();
   }
 
@@ -104,7 +111,7 @@ export class Turns {
     const fields = Object.fromEntries(Object.keys(this.fields).map((name) => [name, c[name]]));
     return {
       format: `treasure-solver/${this.game}-game`, version: VERSION, game: this.game,
-      players: PLAYERS, ...settings, turns: this.turns,
+      players: this.players(), ...settings, turns: this.turns,
       current: { ...fields, turn: c.turn, player: c.player + 1, scores: c.scores,
                  rolls: c.rolls.slice(0, c.at + 1) },
     };
