@@ -195,7 +195,10 @@ BAD = [
      "race and trigger exclude each other"),
     (GAME, body(me=0, opponent=100, trigger=2), "trigger and race go with scores"),
     (GAME, body(scores=[0, 100], me=0), "either as scores or as me and opponent"),
-    (GAME, body(scores=[0, 150, 200]), "score 2 150 is not a multiple of 100"),
+    (GAME, body(scores=[0, 150, 200]), "scores: score 2 150 is not a multiple of 100"),
+    (GAME, body(scores=[150, 0]), "scores: my score 150 is not a multiple of 100"),
+    (HOLD, body(scores=[700, 0, 0], dice="CCDMPSXX"), "scores: my score 700 is at or above"),
+    (HOLD, body(scores=[0, 100, 0], dice="CCDMPSXQ"), "unknown die face"),
     (GAME, body(target=300), "me: required field missing"),
     (HOLD, body(scores=[0, 300, 300], dice="CCDMPSXX"), "trigger"),
     (HOLD, body(scores=[0, 100, 200], dice="CCDMPSXX", objective="margin"),
@@ -331,3 +334,23 @@ def test_the_page_at_a_table_of_four_is_the_cli_answer(page, tmp_path):
     assert cli_doc["rule_title"] in line.inner_text()
     assert line.locator("a").get_attribute("href") == "reports/sabords/table.md"
     page.screenshot(path=tmp_path / "sabords-four.png", full_page=True)
+
+
+@needs_browser
+def test_the_next_player_at_a_table_of_three(page):
+    """The turn history goes round the whole table: after my turn the next player is
+    "me", and the boxes list the others after them in playing order."""
+    page.click("#add-player")
+    for box, score in (("#me", 200), ("#opponent", 100), ("#player-3", 0)):
+        page.fill(box, str(score))
+    page.click("#next-player")
+    page.fill("#turn-points", "100")
+    page.fill("#turn-loss", "0")
+    page.click("#confirm-turn")
+    assert [page.input_value(box) for box in ("#me", "#opponent", "#player-3")] == [
+        "100", "0", "300"]
+    assert "Final round" in page.inner_text("#phase") and page.input_value("#trigger") == "3"
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('treasure.sabords.game'))")
+    assert kept["current"]["players"] == 3 and kept["current"]["player"] == 1
+    assert kept["current"]["scores"] == [300, 100, 0]
+    assert kept["turns"][0]["scores_after"] == [300, 100, 0]

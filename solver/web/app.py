@@ -10,6 +10,8 @@ server. Tables that take longer are built in the background (:mod:`solver.web.ta
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -40,6 +42,24 @@ def _json(doc: dict | str) -> Response:
     """A document exactly as the command line's ``--json`` prints it (or already printed)."""
     return Response(doc if isinstance(doc, str) else dumps_json(doc),
                     media_type="application/json")
+
+
+def _naming_scores(query, make: Callable[[], dict]) -> Callable[[], dict]:
+    """``make`` with the domain's words about a listed score (``my score 150 is not a
+    multiple of 100``, ``score 2 ...``) prefixed by the JSON field they are about,
+    ``scores``."""
+    def run() -> dict:
+        try:
+            return make()
+        except InputError as err:
+            text = str(err)
+            if query.scores is None or not _SCORE_WORDS.match(text):
+                raise
+            raise InputError(f"scores: {text}") from None
+    return run
+
+
+_SCORE_WORDS = re.compile(r"(my score|score \d) ")
 
 
 def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -> FastAPI:
@@ -80,13 +100,13 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
         objective = query.objective
         if scoreboard and objective == "points":
             objective = None  # the page's default; with scores the objective is winning
-        return _json(answers.body("sabords/hold", query, lambda: hold_answer(
+        return _json(answers.body("sabords/hold", query, _naming_scores(query, lambda: hold_answer(
             query.card, query.dice, game_tables, objective=objective,
             sorceress_used=query.sorceress_used, rerolled=query.rerolled, me=query.me,
             opponent=query.opponent, sudden_death=query.sudden_death,
             target=query.target if scoreboard else None, variants=query.variants,
             scores=query.scores_text(), trigger=query.trigger, race=query.race,
-            whole=whole_tables)))
+            whole=whole_tables))))
 
     @app.post("/api/sabords/game")
     def sabords_game(query: SabordsGame) -> Response:
@@ -94,11 +114,11 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
 
         # four or five players: the rule plays the two-player table's play (built ahead)
         rule = query.scores is not None and len(query.scores) > EXACT_PLAYERS
-        return _json(answers.body("sabords/game", query, lambda: game_answer(
+        return _json(answers.body("sabords/game", query, _naming_scores(query, lambda: game_answer(
             play_tables if rule else game_tables, me=query.me, opponent=query.opponent,
             sudden_death=query.sudden_death, target=query.target, card=query.card,
             variants=query.variants, scores=query.scores_text(), trigger=query.trigger,
-            race=query.race, whole=whole_tables)))
+            race=query.race, whole=whole_tables))))
 
     @app.get("/reports/sabords/table.md")
     def whole_table_report() -> Response:
