@@ -41,7 +41,8 @@ def test_two_players_reproduce_the_two_player_table(variants) -> None:
             assert mine.sum() == pytest.approx(1.0, abs=1e-12)
             checked += 1
     assert checked > 200
-    assert solution.stats["regret"] < 1e-12 and solution.stats["mixed_states"] == 0
+    assert solution.stats["regret"] < 1e-12 and solution.stats["converged"]
+    assert solution.stats["cycling"] == []
 
 
 def test_three_players_certified(three) -> None:

@@ -121,7 +121,7 @@ def whole_table() -> None:
         print(f"the three-player table, target {SMALL_TARGET} ({', '.join(SMALL_VARIANTS)}), "
               f"from nothing: {wall:.0f} s wall, peak memory {peak:.2f} GB (largest child so "
               f"far), {doc['solve']['states']:,} states, {doc['solve']['steps']} steps, "
-              f"{doc['solve']['mixed_states']} mixing, regret {doc['regret']:.1e}")
+              f"converged {doc['solve']['converged']}, regret {doc['regret']:.1e}")
         hold = ["sabords", "hold", "--card", "captain", "--scores", "200,100,0",
                 "CCDMPSSX"] + flags
         walls = []

@@ -118,8 +118,8 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
                   flush=True)
         solution = solve_table(spec, progress=progress)
         meta = json.dumps(solution.stats, sort_keys=True).encode()
-        return {"values": solution.values, "mixed": solution.mixed,
-                "dist": solution.dist, "stats": np.frombuffer(meta, dtype=np.uint8)}
+        return {"values": solution.values, "dist": solution.dist,
+                "stats": np.frombuffer(meta, dtype=np.uint8)}
 
     key = {"version": CACHE_VERSION, **spec.key()}
     label = f"table-{spec.players}-{spec.game.target}"
@@ -136,7 +136,7 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
         raise ValueError("the cached whole-table values have the wrong shape")
     stats = json.loads(bytes(np.asarray(arrays["stats"])).decode())
     return TableSolution(layout, values, np.asarray(arrays["dist"]),
-                         np.asarray(arrays["mixed"]), stats)
+                         stats)
 
 
 def headline(solution: TableSolution) -> dict:
@@ -148,7 +148,8 @@ def headline(solution: TableSolution) -> dict:
         "seat_wins": [float(v) for v in solution.seat_values()],
         "points_play": {"seat_wins": [float(v) for v in stats["points_play"]]},
         "regret": stats["regret"],
-        "solve": {"steps": stats["steps"], "mixed_states": stats["mixed_states"],
+        "solve": {"steps": stats["steps"], "converged": stats["converged"],
+                  "cycling_states": len(stats["cycling"]),
                   "states": stats["states"], "lowest_score": spec.game.low},
     }
 

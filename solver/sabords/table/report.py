@@ -79,8 +79,8 @@ def _exact_summary(solution: TableSolution, two: GameTable) -> dict:
     return {
         "target": layout.spec.game.target, "variants": list(layout.spec.rules.variants),
         "states": stats["states"], "steps": stats["steps"], "regret": stats["regret"],
-        "regret_pure": stats["regret_pure"], "mixing": stats["mixing"],
-        "seconds": round(stats["seconds"], 1),
+        "converged": stats["converged"], "regret_elsewhere": stats["regret_elsewhere"],
+        "cycling": stats["cycling"],
         "seat_wins": solution.wins(NORMAL, zero).tolist(),
         "points_play": stats["points_play"],
         "two_player_same_game": two.first_player_wins,
@@ -121,7 +121,6 @@ def _proof(solution: TableSolution) -> str:
                 "mover gains by playing one turn otherwise) on a seeded sample of states.",
         "spec": layout.spec.key(),
         "values": solution.values[:layout.states].tolist(), "regret": solution.stats["regret"],
-        "mixing": solution.stats["mixing"],
         "stats": {k: v for k, v in solution.stats.items() if k != "seconds"}},
         sort_keys=True, separators=(",", ":")) + "\n"
 
@@ -206,14 +205,14 @@ def _markdown(s: dict) -> str:
         "",
         "Three players are solved exactly only on a small table so far (eight dice, target "
         f"{ex['target']}, scores floored at zero: {ex['states']:,} states, {ex['steps']} "
-        f"policy-iteration steps, {ex['seconds']} s); the table at 6000 is not solved yet.",
-        f"Largest regret {ex['regret']:.2e} ({ex['regret_pure']:.2e} on the states that play "
-        f"pure); {len(ex['mixing'])} states mix two turns:",
-        "",
+        "policy-iteration steps; `make bench` times it); the table at 6000 is not solved yet.",
+        f"Largest regret {ex['regret']:.2e}: "
+        + ("every state plays pure, an equilibrium." if ex["converged"] else
+           f"not settled; {len(ex['cycling'])} states kept changing their best turn "
+           f"(regret elsewhere {ex['regret_elsewhere']:.2e}): "
+           + ", ".join(f"{c['phase']} {','.join(map(str, c['scores']))}"
+                       for c in ex["cycling"])),
     ]
-    for m in ex["mixing"]:
-        lines.append(f"- {m['phase']} {','.join(map(str, m['scores']))}: weight "
-                     f"{m['weight']:.6f} on the turn it returned to")
     lines += [
         "",
         "![my P(win) over the other two scores](table-slice.png)",
