@@ -234,6 +234,11 @@ def write_reports(run: SolveRun) -> None:
     from solver.sabords.table.report import write_table_report
 
     write_table_report(out, run.proofs_dir, headline)
+    write_readme(out)
+
+
+def write_readme(out: Path) -> None:
+    """``reports/sabords/README.md``: what each report is."""
     atomic_write_text(out / "README.md", "\n".join([
         "# Mille Sabords! / Piraten Kapern reports",
         "",
