@@ -203,7 +203,7 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     cache the first one filled, both byte-identical (the proof too)."""
     import json
 
-    from solver.sabords.game_report import check_proof, write_game_reports
+    from solver.sabords.game_report import READINGS, check_proof, write_game_reports
 
     write_game_reports(tmp_path / "one" / "reports", tmp_path / "one" / "proofs", target=500,
                        others=(400,), low=-600, games=2000)
@@ -221,8 +221,7 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     for phases in bound["targets"].values():
         assert 0 <= phases["opening"] <= phases["normal"] <= 1
     # every reading is solved at the headline's lowest score and has its own bound
-    assert set(bound["readings"]) == {"endgame-new-final-round", "ties-extra-round",
-                                      "nine-as-set", "score-floor-zero"}
+    assert set(bound["readings"]) == set(READINGS)
     for name, phases in bound["readings"].items():
         assert phases["lowest_score"] == (0 if name == "score-floor-zero" else -600)
         assert 0 <= phases["opening"] <= phases["normal"] <= 1
