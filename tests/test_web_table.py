@@ -200,6 +200,7 @@ BAD = [
     (HOLD, body(scores=[700, 0, 0], dice="CCDMPSXX"), "scores: my score 700 is at or above"),
     (HOLD, body(scores=[0, 100, 0], dice="CCDMPSXQ"), "unknown die face"),
     (GAME, body(target=300), "me: required field missing"),
+    (GAME, body(scores=[0, 100, 200], target=6000, variants=[]), "states; this version solves"),
     (HOLD, body(scores=[0, 300, 300], dice="CCDMPSXX"), "trigger"),
     (HOLD, body(scores=[0, 100, 200], dice="CCDMPSXX", objective="margin"),
      "objective is a turn objective; with scores"),

@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 
 from solver.sabords.game import GameSpec, GameTable
-from solver.util import PROOFS_DIR
+from solver.util import PROOFS_DIR, InputError
 from solver.web.builds import Builds
 
 # reference measurements on an idle 2-core machine, scaled by how busy the machine is until a
@@ -145,12 +145,17 @@ class WholeTables:
         self.builds = builds
 
     def __call__(self, spec):
-        from solver.sabords.table.answers import load_table
+        from solver.sabords.table.answers import MAX_STATES, load_table
         from solver.sabords.table.states import Layout
 
+        states = Layout(spec).states
+        if states > MAX_STATES:  # load_table's refusal, in the API's words (no --players)
+            raise InputError(
+                f"the {spec.players}-player table at target {spec.game.target} with scores "
+                f"down to {spec.game.low} has {states:,} states; this version solves up to "
+                f"{MAX_STATES:,} (a smaller target, or two scores)")
         path = whole_path(spec)
         if path is not None and not path.exists():
-            states = Layout(spec).states
             variants = ", ".join(spec.rules.variants) or "no variants"
             self.builds.build_in_background(
                 str(path), f"solving the {spec.players}-player Mille Sabords game (target "
