@@ -119,21 +119,17 @@ def whole_path(spec):
     :class:`~solver.sabords.table.states.TableSpec`; None when the cache cannot be used): the
     key :func:`solver.sabords.table.answers.load_table` stores it under (a test checks that
     the two agree)."""
-    from solver.cache import entry_path
-    from solver.sabords.table.answers import CACHE_VERSION
+    from solver.sabords.table.answers import table_path
 
-    return entry_path("sabords-table", {"version": CACHE_VERSION, **spec.key()},
-                      f"table-{spec.players}-{spec.game.target}")
+    return table_path(spec)
 
 
 def play_path(spec: GameSpec):
     """Where the cache keeps the two-player table's play, which the four- and five-player
     rule plays (:func:`solver.sabords.table.answers.load_play`'s key)."""
-    from solver.cache import entry_path
-    from solver.sabords.table.answers import CACHE_VERSION
+    from solver.sabords.table.answers import play_path as path
 
-    return entry_path("sabords-game-play", {"version": CACHE_VERSION, "play": True,
-                                            **spec.key()}, f"play-{spec.target}")
+    return path(spec)
 
 
 class WholeTables:

@@ -121,22 +121,47 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
         return {"values": solution.values, "dist": solution.dist,
                 "stats": np.frombuffer(meta, dtype=np.uint8)}
 
-    key = {"version": CACHE_VERSION, **spec.key()}
-    label = f"table-{spec.players}-{spec.game.target}"
-    path = entry_path("sabords-table", key, label)
+    kind, key, label = _table_entry(spec)
+    path = entry_path(kind, key, label)
     if use_cache and (path is None or not path.exists()):
         from solver.sabords.table.report import shipped_solution
 
         shipped = shipped_solution(spec)
         if shipped is not None:
             return shipped
-    arrays = load_or_build("sabords-table", key, build, use_cache=use_cache, label=label)
+    arrays = load_or_build(kind, key, build, use_cache=use_cache, label=label)
     values = np.asarray(arrays["values"])
     if values.shape != (layout.rows, spec.players):
         raise ValueError("the cached whole-table values have the wrong shape")
     stats = json.loads(bytes(np.asarray(arrays["stats"])).decode())
     return TableSolution(layout, values, np.asarray(arrays["dist"]),
                          stats)
+
+
+def _table_entry(spec: TableSpec) -> tuple[str, dict, str]:
+    """The cache entry (kind, key, label) of a whole-table solution."""
+    return ("sabords-table", {"version": CACHE_VERSION, **spec.key()},
+            f"table-{spec.players}-{spec.game.target}")
+
+
+def _play_entry(spec) -> tuple[str, dict, str]:
+    """The cache entry of a two-player table's play (a GameSpec)."""
+    return ("sabords-game-play", {"version": CACHE_VERSION, "play": True, **spec.key()},
+            f"play-{spec.target}")
+
+
+def table_path(spec: TableSpec):
+    """Where the cache keeps the whole table for ``spec`` (None when it cannot be used)."""
+    from solver.cache import entry_path
+
+    return entry_path(*_table_entry(spec))
+
+
+def play_path(spec):
+    """Where the cache keeps the play of the two-player table for ``spec`` (a GameSpec)."""
+    from solver.cache import entry_path
+
+    return entry_path(*_play_entry(spec))
 
 
 def headline(solution: TableSolution) -> dict:
@@ -201,9 +226,8 @@ def load_play(table: GameTable, *, use_cache: bool = True) -> GameTable:
     def build() -> dict[str, np.ndarray]:
         return {name: np.atleast_2d(dist) for name, dist in with_play(table).plays.items()}
 
-    key = {"version": CACHE_VERSION, "play": True, **table.spec.key()}
-    arrays = load_or_build("sabords-game-play", key, build, use_cache=use_cache,
-                           label=f"play-{table.spec.target}")
+    kind, key, label = _play_entry(table.spec)
+    arrays = load_or_build(kind, key, build, use_cache=use_cache, label=label)
     return replace(table, plays={name: np.asarray(dist) for name, dist in arrays.items()})
 
 
