@@ -96,11 +96,17 @@ def _slice_picture(solution: TableSolution, path: Path) -> None:
 
     layout = solution.layout
     span = range(layout.low, layout.top)
+    every = [solution.wins(NORMAL, [me, a, b])[0] for me in span for a in span for b in span]
+    low, high = min(every), max(every)
     fig, axes = plt.subplots(1, len(span), figsize=(3 * len(span), 3.2), sharey=True)
     for ax, me in zip(np.atleast_1d(axes), span, strict=True):
         grid = np.array([[solution.wins(NORMAL, [me, a, b])[0] for b in span] for a in span])
-        image = ax.imshow(grid, origin="lower", vmin=0, vmax=1, cmap="viridis",
+        image = ax.imshow(grid, origin="lower", vmin=low, vmax=high, cmap="viridis",
                           extent=(-50, 100 * len(span) - 50, -50, 100 * len(span) - 50))
+        for i in range(len(span)):
+            for j in range(len(span)):
+                ax.text(100 * j, 100 * i, f"{grid[i, j]:.3f}", ha="center", va="center",
+                        color="white" if grid[i, j] < (low + high) / 2 else "black")
         ax.set_title(f"me at {me * 100}")
         ax.set_xlabel("the player after the next")
     np.atleast_1d(axes)[0].set_ylabel("the next player")
