@@ -23,11 +23,18 @@ def warm_cache_wall_times(command: list[str], warm_up: list[str], runs: int) -> 
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "TREASURE_CACHE": cache}
         subprocess.run(treasure + warm_up, capture_output=True, check=True, env=env)
-        walls = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            subprocess.run(treasure + command, capture_output=True, check=True, env=env)
-            walls.append(time.perf_counter() - start)
+        return wall_times(command, env, runs)
+
+
+def wall_times(command: list[str], env: dict, runs: int) -> list[float]:
+    """Wall times of ``runs`` runs of ``treasure COMMAND``, each in a fresh process, with
+    ``env`` (its cache already filled)."""
+    walls = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "solver", *command], capture_output=True,
+                       check=True, env=env)
+        walls.append(time.perf_counter() - start)
     return walls
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from solver.bench import median_and_worst, warm_cache_wall_times
+from solver.bench import median_and_worst, wall_times, warm_cache_wall_times
 from solver.sabords.turn_lanes import UNIT
 
 COLD_SOLVE = """
@@ -87,11 +87,7 @@ def whole_game() -> None:
               f"{doc['first_player_wins']:.6f}")
         hold = ["sabords", "hold", "--card", "captain", "--me", "5400", "--opponent", "5900",
                 "CCDMPSSX"]
-        walls = []
-        for _ in range(7):
-            start = time.perf_counter()
-            subprocess.run(treasure + hold, capture_output=True, check=True, env=env)
-            walls.append(time.perf_counter() - start)
+        walls = wall_times(hold, env, 7)
         print(f"`treasure sabords hold --me 5400 --opponent 5900`, warm cache: "
               f"{median_and_worst(walls)}  goal < 0.3 s")
 
@@ -124,11 +120,7 @@ def whole_table() -> None:
               f"converged {doc['solve']['converged']}, regret {doc['regret']:.1e}")
         hold = ["sabords", "hold", "--card", "captain", "--scores", "200,100,0",
                 "CCDMPSSX"] + flags
-        walls = []
-        for _ in range(7):
-            start = time.perf_counter()
-            subprocess.run(treasure + hold, capture_output=True, check=True, env=env)
-            walls.append(time.perf_counter() - start)
+        walls = wall_times(hold, env, 7)
         print(f"`treasure sabords hold --scores 200,100,0`, warm cache: "
               f"{median_and_worst(walls)}  goal < 0.5 s")
     for low in (-2000, -9500):
