@@ -7,6 +7,7 @@ dice (tests/sabords_bruteforce.py) and the batched solver against the one-proble
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from itertools import product
 from math import comb
 
@@ -148,6 +149,7 @@ def test_card_skulls_threshold_only_shifts_the_loss_by_the_card():
                 == island_distribution(4, base.card(card), base))
 
 
+@cache
 def _most_skulls(left: int, free: int, lone: int) -> Fraction:
     """Independently: the most skulls still to come on the Island, enumerating every ordered
     roll of the dice (every non-skull die is rolled; the Sorceress may add one skull)."""
