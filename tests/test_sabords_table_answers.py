@@ -150,3 +150,23 @@ def test_bad_positions_are_one_line(argv, capsys) -> None:
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_cache_entry_that_is_not_this_table_is_rebuilt(capsys) -> None:
+    """A whole entry (checksum right) holding other arrays is solved again, not trusted."""
+    from solver.cache import load_or_build
+    from solver.sabords.table.answers import _table_entry, load_table, table_path
+
+    spec = TableSpec.of(_rules().with_dice(3), 3, 300)
+    kind, key, label = _table_entry(spec)
+    path = table_path(spec)
+    if path is None:
+        pytest.skip("no usable cache folder")
+    load_or_build(kind, key, lambda: {"values": np.zeros(1)}, rebuild=True, label=label)
+    solution = load_table(spec)
+    assert "does not hold this table; rebuilding it" in capsys.readouterr().err
+    fresh = solve_table(spec)
+    assert solution.values[:solution.layout.states] == pytest.approx(
+        fresh.values[:fresh.layout.states], abs=0)
+    again = load_table(spec)  # the rebuilt entry is read back as it was written
+    assert np.array_equal(again.values, solution.values)

@@ -150,13 +150,10 @@ class WholeTables:
                 f"the {spec.players}-player table at target {spec.game.target} with scores "
                 f"down to {spec.game.low} has {states:,} states; this version solves up to "
                 f"{MAX_STATES:,} (a smaller target, or two scores)")
-        path = whole_path(spec)
         from solver.sabords.table.report import shipped_solution
 
-        shipped = shipped_solution(spec)
-        if shipped is not None and (path is None or not path.exists()):
-            return shipped  # the table make solve ships, as the command line reads it
-        if path is not None and not path.exists():
+        path = whole_path(spec)  # the table make solve ships is cached at once (a JSON read)
+        if path is not None and not path.exists() and shipped_solution(spec) is None:
             variants = ", ".join(spec.rules.variants) or "no variants"
             self.builds.build_in_background(
                 str(path), f"solving the {spec.players}-player Mille Sabords game (target "

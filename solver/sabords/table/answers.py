@@ -99,10 +99,11 @@ def phase_of(layout: Layout, scores: Sequence[int], trigger: int | None = None,
 
 def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = False
                ) -> TableSolution:
-    """The solved table for ``spec``: from the disk cache when allowed and intact; else the
-    table ``make solve`` ships in ``proofs/sabords/`` when it is this one; else solved and
-    cached (refused past :data:`MAX_STATES`)."""
-    from solver.cache import entry_path, load_or_build
+    """The solved table for ``spec``: from the disk cache when allowed and intact; else built
+    and cached: the table ``make solve`` ships in ``proofs/sabords/`` when it is this one,
+    otherwise solved (refused past :data:`MAX_STATES`). An entry that is whole but does not
+    hold this table's arrays is rebuilt, not trusted."""
+    from solver.cache import load_or_build, warn_once
 
     layout = Layout(spec)
     if layout.states > MAX_STATES:
@@ -112,30 +113,37 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
             f"{MAX_STATES:,} (a smaller --target, or --players 2)")
 
     def build() -> dict[str, np.ndarray]:
-        if progress:
-            print(f"solving the {spec.players}-player game (target {spec.game.target}, lowest "
-                  f"score {spec.game.low}); it is cached afterwards", file=sys.stderr,
-                  flush=True)
-        solution = solve_table(spec, progress=progress)
+        from solver.sabords.table.report import shipped_solution
+
+        solution = shipped_solution(spec)  # the table make solve ships, when it is this one
+        if solution is None:
+            if progress:
+                print(f"solving the {spec.players}-player game (target {spec.game.target}, "
+                      f"lowest score {spec.game.low}); it is cached afterwards",
+                      file=sys.stderr, flush=True)
+            solution = solve_table(spec, progress=progress)
         meta = json.dumps(solution.stats, sort_keys=True).encode()
         return {"values": solution.values, "dist": solution.dist,
                 "stats": np.frombuffer(meta, dtype=np.uint8)}
 
     kind, key, label = _table_entry(spec)
-    path = entry_path(kind, key, label)
-    if use_cache and (path is None or not path.exists()):
-        from solver.sabords.table.report import shipped_solution
-
-        shipped = shipped_solution(spec)
-        if shipped is not None:
-            return shipped
     arrays = load_or_build(kind, key, build, use_cache=use_cache, label=label)
+    try:
+        return _solution(layout, arrays)
+    except (KeyError, ValueError):  # a whole entry whose contents are not this table's
+        warn_once(f"cache entry {table_path(spec)} does not hold this table; rebuilding it")
+        return _solution(layout, load_or_build(kind, key, build, use_cache=use_cache,
+                                               rebuild=True, label=label))
+
+
+def _solution(layout: Layout, arrays: dict[str, np.ndarray]) -> TableSolution:
+    """A table solution from its cached arrays (ValueError or KeyError if they do not fit)."""
     values = np.asarray(arrays["values"])
-    if values.shape != (layout.rows, spec.players):
+    if values.shape != (layout.rows, layout.spec.players):
         raise ValueError("the cached whole-table values have the wrong shape")
+    dist = np.asarray(arrays["dist"])
     stats = json.loads(bytes(np.asarray(arrays["stats"])).decode())
-    return TableSolution(layout, values, np.asarray(arrays["dist"]),
-                         stats)
+    return TableSolution(layout, values, dist, stats)
 
 
 def _table_entry(spec: TableSpec) -> tuple[str, dict, str]:
