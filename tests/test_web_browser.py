@@ -23,6 +23,7 @@ from tests.web_browser import (
     launch,
     off_screen,
     open_page,
+    page_in_language,
     read_armada,
     read_sabords,
     sabords_position,
@@ -277,55 +278,50 @@ def test_the_browser_language_and_the_remembered_switch(base_url, browser):
 
     names = names_document()
     letters = dict(zip(load_rules().faces, load_rules().letters, strict=True))
-    context = browser.new_context(viewport=PHONE, locale="fr-FR")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    open_page(page, f"{base_url}/sabords.html")
-    assert page.get_attribute("html", "lang") == "fr" and page.input_value("#language") == "fr"
-    cards = names["sabords"]["cards"]
-    assert _card_names(page) == {name: shown["fr"] for name, shown in cards.items()}
-    assert _card_names(page)["captain"] == "Pirate"
-    assert _face_names(page) == {letters[name]: shown["fr"]
-                                 for name, shown in names["sabords"]["faces"].items()}
-    sabords_position(page, "captain", "CCDMPSXX")
-    shown = read_sabords(page)
-    cli_doc = cli_json("sabords", "hold", "--all", "--card", "captain", "CCDMPSXX")
-    assert shown["verdict"] == "STOP" and page.inner_text("h1") == "Mille Sabords"
-    assert f"{cli_doc['value']:.1f}".replace(".", ",") in shown["value_text"]
-    for row, option in zip(shown["rows"], cli_doc["options"], strict=False):
-        assert [_spaces(c) for c in row["cells"][1:]] == [
-            f"{option['value']:.1f}".replace(".", ","),
-            percent(option["bust_next"]).replace(".", ",").replace("%", " %"),
-            percent(option["bust"]).replace(".", ",").replace("%", " %")]
+    with page_in_language(browser, f"{base_url}/sabords.html", "fr-FR") as page:
+        assert page.get_attribute("html", "lang") == "fr" and page.input_value("#language") == "fr"
+        cards = names["sabords"]["cards"]
+        assert _card_names(page) == {name: shown["fr"] for name, shown in cards.items()}
+        assert _card_names(page)["captain"] == "Pirate"
+        assert _face_names(page) == {letters[name]: shown["fr"]
+                                     for name, shown in names["sabords"]["faces"].items()}
+        sabords_position(page, "captain", "CCDMPSXX")
+        shown = read_sabords(page)
+        cli_doc = cli_json("sabords", "hold", "--all", "--card", "captain", "CCDMPSXX")
+        assert shown["verdict"] == "STOP" and page.inner_text("h1") == "Mille Sabords"
+        assert f"{cli_doc['value']:.1f}".replace(".", ",") in shown["value_text"]
+        for row, option in zip(shown["rows"], cli_doc["options"], strict=False):
+            assert [_spaces(c) for c in row["cells"][1:]] == [
+                f"{option['value']:.1f}".replace(".", ","),
+                percent(option["bust_next"]).replace(".", ",").replace("%", " %"),
+                percent(option["bust"]).replace(".", ",").replace("%", " %")]
 
-    page.select_option("#language", "de")
-    page.wait_for_function("document.documentElement.lang === 'de'")
-    assert _card_names(page) == {name: shown["de"] for name, shown in cards.items()}
-    assert _card_names(page)["sorceress"] == "Wächterin"
-    assert page.inner_text("#verdict") == "AUFHÖREN" and page.inner_text("h1") == "Piraten Kapern"
-    assert page.inner_text("#palette").count("Totenkopf") == 1
-    assert off_screen(page) == []  # the longer German words fit a phone
-    open_page(page, f"{base_url}/sabords.html")  # the choice outlives the page
-    assert page.input_value("#language") == "de" and _card_names(page)["captain"] == "Kapitän"
+        page.select_option("#language", "de")
+        page.wait_for_function("document.documentElement.lang === 'de'")
+        assert _card_names(page) == {name: shown["de"] for name, shown in cards.items()}
+        assert _card_names(page)["sorceress"] == "Wächterin"
+        assert page.inner_text("#verdict") == "AUFHÖREN"
+        assert page.inner_text("h1") == "Piraten Kapern"
+        assert page.inner_text("#palette").count("Totenkopf") == 1
+        assert off_screen(page) == []  # the longer German words fit a phone
+        open_page(page, f"{base_url}/sabords.html")  # the choice outlives the page
+        assert page.input_value("#language") == "de" and _card_names(page)["captain"] == "Kapitän"
 
-    open_page(page, f"{base_url}/armada.html")
-    piers = page.evaluate("""() => [...document.querySelectorAll('#piers .pier b')]
-      .map((b) => b.innerText)""")
-    assert piers[6:] == ["Drilling", "Full House", "Vierling", "Fünfling"]
-    assert _face_names(page)["B"] == "Fass"
-    assert "Nachgebautes Spielbrett" in page.inner_text("#board-warning")
-    assert off_screen(page) == []
-    page.select_option("#language", "fr")
-    page.wait_for_function("document.documentElement.lang === 'fr'")
-    assert page.inner_text('#piers [data-pier="five-of-a-kind"] b') == "Yam's"
-    assert "tonneau" in page.inner_text('#piers [data-pier="barrels"]').lower()
-    page.goto(f"{base_url}/")
-    page.wait_for_selector("body[data-ready]", state="attached")
-    assert page.inner_text("#link-armada").startswith("Gold Armada")
-    assert "Tout est calculé" in page.inner_text("main")
-    context.close()
-    assert not errors, errors
+        open_page(page, f"{base_url}/armada.html")
+        piers = page.evaluate("""() => [...document.querySelectorAll('#piers .pier b')]
+          .map((b) => b.innerText)""")
+        assert piers[6:] == ["Drilling", "Full House", "Vierling", "Fünfling"]
+        assert _face_names(page)["B"] == "Fass"
+        assert "Nachgebautes Spielbrett" in page.inner_text("#board-warning")
+        assert off_screen(page) == []
+        page.select_option("#language", "fr")
+        page.wait_for_function("document.documentElement.lang === 'fr'")
+        assert page.inner_text('#piers [data-pier="five-of-a-kind"] b') == "Yam's"
+        assert "tonneau" in page.inner_text('#piers [data-pier="barrels"]').lower()
+        page.goto(f"{base_url}/")
+        page.wait_for_selector("body[data-ready]", state="attached")
+        assert page.inner_text("#link-armada").startswith("Gold Armada")
+        assert "Tout est calculé" in page.inner_text("main")
 
 
 # -- the game at the table ---------------------------------------------------------------------

@@ -7,6 +7,7 @@ the route drawn is the CLI's route for that exported file."""
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 
 import pytest
@@ -18,7 +19,7 @@ from solver.dragon.board import default_island
 from solver.dragon.position import position_from_data, position_toml
 from solver.dragon.svg import draw_board
 from tests import test_web_browser as shared_fixtures
-from tests.web_browser import browser_missing, off_screen, open_page
+from tests.web_browser import browser_missing, off_screen, open_page, page_in_language
 
 HAND = ["flight", "swap-adjacent", "water", "mountain", "desert", "dragon-patrol"]
 # red on 3,1; yellow and blue carry a treasure on -1,-1; grey waits on the treasure field;
@@ -282,3 +283,104 @@ def test_import_and_an_impossible_position(base_url, phone, tmp_path):
         phone.locator(f'#board [data-field="{field}"]').dispatch_event("click")
     phone.wait_for_selector("#status.error", state="attached")
     assert phone.inner_text("#status") == "position: 3 dragons, at most 2 play"
+
+
+# -- in French and German --------------------------------------------------------------------
+
+def _words(lang: str) -> dict[str, str]:
+    from solver.web.i18n import NAMES_FILE
+
+    return json.loads((NAMES_FILE.parent / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def _has(text: str, piece: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text) is not None
+
+
+def _english_pieces(lang: str) -> list[str]:
+    """The English words of every dragon.* key the language words otherwise: each text cut at
+    its placeholders, the pieces of four letters or more that the language's own words do not
+    use too (German says "Hand")."""
+    en, other = _words("en"), _words(lang)
+    own = "\n".join(text for key, text in other.items() if key.startswith("dragon."))
+    pieces = set()
+    for key, text in en.items():
+        if key.startswith("dragon.") and other[key] != text:
+            pieces.update(p.strip(" :;,.()") for p in re.split(r"\{\w+\}", text))
+    return sorted(p for p in pieces if sum(c.isalpha() for c in p) >= 4 and not _has(own, p))
+
+
+def _shown(page) -> str:
+    """Everything the page shows or reads out: visible text, the board's words, every
+    aria-label and title."""
+    return page.evaluate("""() => [document.body.innerText,
+      ...[...document.querySelectorAll('#board text')].map((n) => n.textContent),
+      ...[...document.querySelectorAll('[aria-label], [title]')].flatMap((n) =>
+        [n.getAttribute('aria-label'), n.getAttribute('title')]).filter(Boolean)].join('\\n')""")
+
+
+def _english_left(page, lang: str) -> list[str]:
+    text = _shown(page)
+    return [p for p in _english_pieces(lang) if _has(text, p)]
+
+
+def _verdict(page, words: dict[str, str]) -> str:
+    """The verdict the page must show, in its words, from the answer it stamped."""
+    data = page.evaluate("({...document.querySelector('#verdict').dataset})")
+    goal = "treasure"  # the mover carries nothing
+    if data["reachable"] == "true":
+        kind = "reach-one" if data["cardsUsed"] == "1" else "reach"
+        return words[f"dragon.verdict.{kind}.{goal}"].replace("{n}", data["cardsUsed"])
+    if data["remaining"] == "none":
+        return words[f"dragon.verdict.never.{goal}"]
+    return words[f"dragon.verdict.later.{goal}"].replace("{n}", data["remaining"])
+
+
+@browser_only
+def test_the_page_in_french_and_german(base_url, browser):
+    """A French browser gets the page in French (cards by their printed German names with the
+    French beside, colours, tools, verdict, the board's initials), the switch turns it German;
+    no English word of the page's tables is left in either, and German fits a phone."""
+    from solver.web.i18n import names_document
+
+    names = names_document()["dragon"]
+    with page_in_language(browser, f"{base_url}/dragon.html", "fr-FR") as page:
+        _french_then_german(page, names)
+
+
+def _french_then_german(page, names: dict) -> None:
+    assert page.get_attribute("html", "lang") == "fr" and page.input_value("#language") == "fr"
+    for card in HAND:
+        page.click(f'#card-palette [data-card="{card}"]')
+    page.click('#mover [data-value="red"]')
+    page.wait_for_selector(f'#advice[data-hunter="red"][data-hand="{",".join(HAND)}"]',
+                           state="attached", timeout=120_000)
+    page.wait_for_selector("#patrol-advice", state="attached")
+    fr = _words("fr")
+    assert page.inner_text("#verdict") == _verdict(page, fr)
+    assert page.inner_text('#card-palette [data-card="flight"]').split("\n") == [
+        "Tollkühner Flug", "vol téméraire"]
+    assert "Tollkühner Flug (vol téméraire)" in page.inner_text("#cards-used")
+    assert page.inner_text("#tools").split("\n") == [
+        fr[f"dragon.tool.{tool}"] for tool in ("hunter", "dragon", "swap", "remove")]
+    colours = page.evaluate("[...document.querySelectorAll('#colours button')].map("
+                            "(b) => [b.dataset.value, b.innerText])")
+    assert colours and all(names["colours"][c]["fr"] == shown for c, shown in colours)
+    initials = set(page.evaluate("[...document.querySelectorAll('#board [data-i18n^=\"dragon."
+                                 "initials\"]')].map((n) => n.textContent)"))
+    assert initials == {fr[f"dragon.initials.{c}"] for c in names["colours"]}
+    assert _english_left(page, "fr") == []
+
+    page.select_option("#language", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    de = _words("de")
+    assert page.inner_text("#verdict") == _verdict(page, de)
+    assert page.inner_text('#card-palette [data-card="flight"]') == "Tollkühner Flug"
+    assert page.inner_text('#card-palette [data-card="water+volcano"]') == "Wasser+Vulkan"
+    assert page.inner_text("#tool-hint") == de["dragon.tool.hunter.hint"]
+    assert "Ge" in page.inner_text("#board") and page.inner_text("h3") == "Drachenpatrouille"
+    assert _english_left(page, "de") == []
+    assert off_screen(page) == []
+    page.select_option("#language", "en")  # the check sees the English words it looks for
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert len(_english_left(page, "fr")) > 20

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -142,3 +143,79 @@ def test_built_in_words_are_the_english_table():
     built_in = re.search(r"const BUILT_IN = (\{.*?\});", text, re.S).group(1)
     pairs = dict(re.findall(r'"([\w.-]+)": "([^"]*)"', built_in))
     assert pairs and all(TABLES["en"][key] == value for key, value in pairs.items())
+
+
+# -- Die Dracheninsel --------------------------------------------------------------------------
+
+def test_dragon_names_are_the_rulebooks_and_the_cli_reads_them():
+    """German names are the rules file's (which quotes the rulebook), English the command
+    line's; the command line reads both as the same terrain, colour and card."""
+    from solver.dragon.cards import parse_hand
+    from solver.dragon.rules import rules
+
+    model, names = rules(), i18n.names_document()["dragon"]
+    assert set(names["terrains"]) == set(model.terrains)
+    assert set(names["colours"]) == set(model.colour_german)
+    assert set(names["actions"]) == set(model.actions)
+    for t, shown in names["terrains"].items():
+        assert shown["de"] == model.terrain_german[t]
+        assert {model.parse_terrain(shown["de"]), model.parse_terrain(shown["en"])} == {t}
+    for c, shown in names["colours"].items():
+        assert shown["de"] == model.colour_german[c]
+        assert {model.parse_colour(shown["de"]), model.parse_colour(shown["en"])} == {c}
+    for a, shown in names["actions"].items():
+        assert shown["de"] == model.actions[a].german
+        assert [card.name for card in parse_hand([shown["de"], shown["en"]], model)] == [a, a]
+    assert names["actions"]["flight"] == {"en": "flight", "fr": "vol téméraire",
+                                          "de": "Tollkühner Flug"}
+
+
+# Keys whose words are the same in two languages: the game's name, the hunters' initials
+# (R is rouge and rot too), and words French or German share with English.
+SAME_WORDS = {
+    "fr": {"dragon.name", "dragon.initials.red", "dragon.tool.dragon", "dragon.col.action",
+           "dragon.patrol.options"},
+    "de": {"dragon.name", "dragon.initials.red", "dragon.initials.blue", "dragon.initials.brown",
+           "dragon.initials.green"},
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_every_dragon_word_is_translated(lang):
+    """Not a copy of the English: every dragon.* key of en.json has its own words in French and
+    German, but for the few listed the same on purpose."""
+    dragon = {key: text for key, text in TABLES["en"].items() if key.startswith("dragon.")}
+    assert len(dragon) > 80
+    same = {key for key, text in dragon.items() if TABLES[lang].get(key) == text}
+    assert same == SAME_WORDS[lang]
+
+
+def test_the_dragon_keys_built_from_names_exist():
+    """Keys dragon.js and the board drawing build from names: the tools, each move's action,
+    the verdicts, the columns, and the data-i18n keys of the labelled board."""
+    from solver.dragon.board import default_island
+    from solver.dragon.move import ACTIONS
+    from solver.dragon.position import opening
+    from solver.dragon.rules import rules
+    from solver.dragon.svg import draw_board
+
+    script = (STATIC / "dragon.js").read_text(encoding="utf-8")
+    tools = re.search(r"const TOOLS = \[(.*?)\];", script, re.S).group(1)
+    keys = [f"dragon.tool.{name}{end}" for name in re.findall(r'"([\w-]+)"', tools)
+            for end in ("", ".hint")]
+    keys += [f"dragon.action.{action}" for action in ACTIONS]
+    keys += [f"dragon.verdict.{kind}.{goal}" for kind in ("reach", "reach-one", "never", "later")
+             for goal in ("treasure", "boat")]
+    columns = re.search(r"const columns = \[(.*?)\];", script).group(1)
+    keys += [f"dragon.col.{c}" for c in re.findall(r'"(\w+)"', columns)]
+    keys += [f"dragon.initials.{colour}" for colour in rules().colour_german]
+    pos = replace(opening(default_island()), treasure=None)  # "empty" on the treasure field
+    svg = draw_board(pos, labels=True, legend=False)
+    drawn = re.findall(r'data-i18n="([\w.-]+)"', svg)
+    assert {"dragon.initials.red", "dragon.board.reconstructed", "dragon.board.empty"} <= set(
+        drawn)
+    keys += drawn
+    assert len(keys) > 40
+    assert [key for key in keys if key not in TABLES["en"]] == []
+    # the board's English words are the drawing's own
+    assert TABLES["en"]["dragon.board.reconstructed"] in svg

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,23 @@ def open_page(page: Any, url: str) -> None:
     """Load a page and wait until it has drawn its controls from /api/options."""
     page.goto(url)
     page.wait_for_selector("body[data-ready]", state="attached")
+
+
+@contextmanager
+def page_in_language(browser: Any, url: str, locale: str) -> Iterator[Any]:
+    """A phone-sized page at url in a new browser context whose language is locale (nothing
+    remembered from other pages), loaded; on leaving, the context is closed and any script
+    error fails the test."""
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        open_page(page, url)
+        yield page
+    finally:
+        context.close()
+    assert not errors, errors
 
 
 def tap_dice(page: Any, letters: str) -> None:

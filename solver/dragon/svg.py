@@ -7,8 +7,9 @@ as dashed arcs, swaps as dotted double arrows, every card play numbered.
 
 With ``labels`` (the table companion's board) every field, boat and the treasure field carry
 ``data-field="<name>"`` and every route element ``data-step="<n>"`` (its move, from 1), so a
-page can tell which field was tapped and show the route move by move; the CLI's picture has
-no such labels.
+page can tell which field was tapped and show the route move by move; its words (the
+reconstruction line, "empty", the hunters' initials) carry ``data-i18n="<key>"``, the key of
+the page's word tables it translates them by. The CLI's picture has no such labels.
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def draw_board(pos: Position, route: dict | None = None, title: str | None = Non
     c.text(16, 26, title or "Die Dracheninsel", size=16, anchor="start", weight="bold")
     if isl.reconstruction:
         c.text(16, 46, "Board: reconstructed layout, not the printed board", size=12,
-               anchor="start", fill="#8b0000")
+               anchor="start", fill="#8b0000", attrs=c.label("i18n", "dragon.board.reconstructed"))
     fronts = set(isl.fronts)
     for v in isl.fields:
         x, y = c.xy(v)
@@ -120,7 +121,7 @@ def draw_board(pos: Position, route: dict | None = None, title: str | None = Non
               'stroke="#b8860b" stroke-width="1.5"/>')
         c.text(tx, ty - 5, str(pos.treasure), size=7, weight="bold")
     else:
-        c.text(tx, ty - 4, "empty", size=8)
+        c.text(tx, ty - 4, "empty", size=8, attrs=c.label("i18n", "dragon.board.empty"))
     for colour in isl.boat_colours:
         _boat(c, colour)
     for d in sorted(pos.dragons):
@@ -163,7 +164,8 @@ def _pawn(c: Canvas, x: float, y: float, colour: str) -> None:
     ink = INK if colour == "yellow" else "#ffffff"
     c.add(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="10" fill="{fill}" stroke="{INK}" '
           'stroke-width="1.5"/>')
-    c.text(x, y + 3.5, INITIALS.get(colour, colour[:2]), size=9, fill=ink, weight="bold")
+    c.text(x, y + 3.5, INITIALS.get(colour, colour[:2]), size=9, fill=ink, weight="bold",
+           attrs=c.label("i18n", f"dragon.initials.{colour}"))
 
 
 def _hunters(c: Canvas) -> None:

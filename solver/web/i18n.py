@@ -18,6 +18,12 @@ Where the names come from (the rulebooks are in ``../shared/seeds``):
   special combinations (Brelan, Full, Carré, Yam's; Drilling, Full House (printed "Fall
   House", a slip), Vierling, Fünfling). The other symbols are pictures in the rulebook; their
   names are plain words, as is the shipped board itself a reconstruction.
+- Die Dracheninsel, German: the AMIGO rulebook (002) prints the terrains (Wasser, Vulkan, Berg,
+  Acker, Wald, Wüste), the hunters' colours (rot, blau, grau, braun, grün, gelb) and the action
+  cards (Tollkühner Flug, Weite Reise, ...); they are read from the rules file, which quotes it.
+  There is no French edition in the sources: the page keeps the printed German card name in
+  every language, and the French words beside it are translations, as are the French terrain
+  and colour names. English is the command line's spelling.
 """
 
 from __future__ import annotations
@@ -82,19 +88,47 @@ ARMADA_PIERS: dict[str, tuple[str, str, str]] = {
 }
 
 
+# Die Dracheninsel: name -> French (a translation: no French edition is in the sources); the
+# German is the rulebook's, from the rules file.
+DRAGON_TERRAINS: dict[str, str] = {
+    "water": "eau", "volcano": "volcan", "mountain": "montagne", "farmland": "champ",
+    "forest": "forêt", "desert": "désert",
+}
+DRAGON_COLOURS: dict[str, str] = {
+    "blue": "bleu", "red": "rouge", "grey": "gris", "brown": "marron", "green": "vert",
+    "yellow": "jaune",
+}
+DRAGON_ACTIONS: dict[str, str] = {
+    "flight": "vol téméraire",
+    "long-journey": "long voyage",
+    "swap-adjacent": "forces destructrices",
+    "swap-any": "éléments déchaînés",
+    "dragon-patrol": "patrouille du dragon",
+    "curse": "mauvais sort",
+    "fright": "peur et effroi",
+    "ambush": "attaque sournoise",
+    "slumber": "doux sommeil",
+    "counterspell": "contre-sort",
+    "betrayal": "trahison",
+}
+
+
 def _by_language(english: str, other: tuple[str, ...]) -> dict[str, str]:
     return dict(zip(LANGUAGES, (english, *other), strict=True))
 
 
 def names_document() -> dict:
     """``{game: {kind: {name: {language: shown name}}}}`` for the pages, English names read
-    from the rules and board files (so the page shows what the options list names)."""
+    from the rules and board files (so the page shows what the options list names), and Die
+    Dracheninsel's German names from its rules file (the rulebook's words)."""
     from solver.armada.game import Game
+    from solver.dragon.rules import rules as dragon_rules
     from solver.sabords.rules import load_rules
     from solver.web.options import card_label
 
     rules = load_rules(())
     symbols = Game.load(None, ()).board.symbols
+    dragon = dragon_rules()
     return {
         "sabords": {
             "cards": {name: _by_language(card_label(card.title), SABORDS_CARDS[name])
@@ -107,6 +141,14 @@ def names_document() -> dict:
                       for name in symbols},
             "piers": {name: dict(zip(LANGUAGES, names, strict=True))
                       for name, names in ARMADA_PIERS.items()},
+        },
+        "dragon": {
+            "terrains": {t: _by_language(t, (DRAGON_TERRAINS[t], dragon.terrain_german[t]))
+                         for t in dragon.terrains},
+            "colours": {c: _by_language(c, (DRAGON_COLOURS[c], dragon.colour_german[c]))
+                        for c in dragon.colour_german},
+            "actions": {a: _by_language(a, (DRAGON_ACTIONS[a], action.german))
+                        for a, action in dragon.actions.items()},
         },
     }
 

@@ -1,24 +1,20 @@
 // Die Dracheninsel page: set up the island by tapping, the hand and the hunter to move ->
 // the best route drawn on the board move by move, and the Drachenpatrouille suggestion.
 // The position is kept as a position file's data (solver/dragon/position.py), so what is
-// exported is what `treasure dragon route --position FILE` reads.
-import { $, el, latestOnly, loadSettings, post, saveSettings, settingsToggle, stamp, status,
+// exported is what `treasure dragon route --position FILE` reads. Its words are the word
+// tables' dragon.* keys; a card keeps its printed German name in every language, with the
+// page's language beside it (names.json: dragon.terrains, dragon.colours, dragon.actions).
+import { $, el, language, latestOnly, loadSettings, named, number, onLanguage, post,
+  saveSettings, settingsToggle, stamp, startLanguage, status, t, translate,
   variantBoxes } from "./common.js";
 
 const SETTINGS_KEY = "treasure.dragon.settings";
 const settings = loadSettings(SETTINGS_KEY, { variants: [] });
-const TOOLS = [
-  { name: "hunter", label: "Hunter",
-    hint: "Tap a boat, a field or the treasure field to put the chosen hunter there; tap a " +
-          "field where another hunter stands alone and the two carry a treasure together." },
-  { name: "dragon", label: "Dragon", hint: "Tap a field to set or take away a dragon." },
-  { name: "swap", label: "Swap tiles", hint: "Tap two fields to swap their tiles." },
-  { name: "remove", label: "Remove",
-    hint: "Tap a field or boat to take its hunters out of the game." },
-];
+// what a tap does; words: dragon.tool.NAME and dragon.tool.NAME.hint
+const TOOLS = ["hunter", "dragon", "swap", "remove"];
 const state = {
   opts: null, position: null, tool: "hunter", colour: "red", swapFrom: null, hand: [],
-  mover: "red", answer: null, step: null,
+  mover: "red", answer: null, step: null, patrol: null,
 };
 
 /* ---------- the position, changed by taps ---------- */
@@ -84,6 +80,33 @@ function markSwap() {
   }
 }
 
+/* ---------- names in the page's language ---------- */
+
+const colourName = (colour) => named("dragon", "colours", colour);
+const terrainName = (terrain) => named("dragon", "terrains", terrain);
+
+/** A field's name ("3,1"), or a boat's in words ("boat:red" -> "red boat"). */
+const place = (name) => (name && isBoat(name)
+  ? t("dragon.place.boat", { hunter: colourName(name.slice(5)) }) : name);
+
+const cardInfo = (name) => state.opts.cards.find((c) => c.name === name);
+
+/** A card's name in the page's language ("flight", "vol téméraire"; "water+volcano"); none
+ * in German, where the printed name says it. */
+function besideName(card) {
+  if (language() === "de") return "";
+  const kind = card.kind === "terrain" ? "terrains" : "actions";
+  return card.name.split("+").map((part) => named("dragon", kind, part)).join("+");
+}
+
+/** The printed German name, the page's language beside it: "Tollkühner Flug (flight)". */
+const cardLabel = (name) => {
+  const card = cardInfo(name);
+  if (!card) return name;
+  const beside = besideName(card);
+  return beside ? `${card.german} (${beside})` : card.german;
+};
+
 /* ---------- controls ---------- */
 
 function segments(id, items, current, choose) {
@@ -95,49 +118,47 @@ function segments(id, items, current, choose) {
 }
 
 function drawTools() {
-  segments("#tools", TOOLS.map((t) => ({ value: t.name, label: t.label })), state.tool,
-    (tool) => { state.tool = tool; state.swapFrom = null; drawTools(); markSwap(); });
-  $("#tool-hint").textContent = TOOLS.find((t) => t.name === state.tool).hint;
+  segments("#tools", TOOLS.map((name) => ({ value: name, label: t(`dragon.tool.${name}`) })),
+    state.tool, (tool) => { state.tool = tool; state.swapFrom = null; drawTools(); markSwap(); });
+  $("#tool-hint").textContent = t(`dragon.tool.${state.tool}.hint`);
   $("#colours").hidden = state.tool !== "hunter";
   segments("#colours", state.opts.hunters.map((h) => ({
-    value: h.colour, label: h.colour, class: `hunter-${h.colour}`,
-    title: `${h.colour} (${h.german}), ${h.terrain}` })), state.colour,
+    value: h.colour, label: colourName(h.colour), class: `hunter-${h.colour}`,
+    title: t("dragon.hunter.title", { colour: colourName(h.colour),
+                                      terrain: terrainName(h.terrain) }) })), state.colour,
   (colour) => { state.colour = colour; drawTools(); });
 }
 
 function drawTreasure() {
   const values = [...state.opts.coins, 0];
-  segments("#treasure", values.map((v) => ({ value: v, label: v ? String(v) : "none" })),
-    state.position.treasure, (v) => { state.position.treasure = v; positionChanged(); });
+  segments("#treasure", values.map((v) => ({ value: v,
+    label: v ? number(v) : t("dragon.treasure.none") })),
+  state.position.treasure, (v) => { state.position.treasure = v; positionChanged(); });
 }
 
 function drawMover() {
   const inPlay = state.opts.hunters.filter((h) => hunters()[h.colour]);
   if (!hunters()[state.mover]) state.mover = inPlay[0]?.colour ?? null;
-  segments("#mover", inPlay.map((h) => ({ value: h.colour, label: h.colour,
+  segments("#mover", inPlay.map((h) => ({ value: h.colour, label: colourName(h.colour),
     class: `hunter-${h.colour}` })), state.mover,
   (colour) => { state.mover = colour; drawMover(); ask(); });
 }
 
-const cardInfo = (name) => state.opts.cards.find((c) => c.name === name);
-const cardLabel = (name) => {
-  const card = cardInfo(name);
-  return card ? `${card.german} (${card.name})` : name;
-};
-
 function cardButton(card, attrs) {
+  const beside = besideName(card);
   return el("button", { type: "button", class: `dcard ${card.kind}`, ...attrs },
-    el("b", {}, card.german), el("span", { class: "hint" }, card.name));
+    el("b", {}, card.german), beside ? el("span", { class: "hint" }, beside) : null);
 }
 
 function drawHand() {
-  $("#hand-count").textContent = `(${state.hand.length} of ${state.opts.hand_size})`;
+  $("#hand-count").textContent = t("dragon.hand.count", { n: number(state.hand.length),
+    size: number(state.opts.hand_size) });
   $("#hand").replaceChildren(...state.hand.map((name, i) => cardButton(cardInfo(name), {
-    "data-card": name, "aria-label": `remove ${name}`,
+    "data-card": name, "aria-label": t("dragon.card.remove", { card: cardLabel(name) }),
     onclick: () => { state.hand.splice(i, 1); drawHand(); ask(); },
   })));
   $("#card-palette").replaceChildren(...state.opts.cards.map((card) => cardButton(card, {
-    "data-card": card.name, "aria-label": `add ${card.name}`,
+    "data-card": card.name, "aria-label": t("dragon.card.add", { card: cardLabel(card.name) }),
     disabled: state.hand.length >= state.opts.hand_size,
     onclick: () => { state.hand.push(card.name); drawHand(); ask(); },
   })));
@@ -152,6 +173,7 @@ async function drawBoard(route) {
   const { svg } = await runBoard((signal) =>
     post("/api/dragon/board", { position: state.position, route }, signal));
   $("#board").innerHTML = svg;
+  translate($("#board"));  // the drawing's words: data-i18n on its text
   delete $("#board").dataset.drawn;  // (a test marks the old board to wait for the new one)
   markSwap();
   showStep();
@@ -164,12 +186,15 @@ function positionChanged() {
   ask();
 }
 
+const startHint = () => el("p", { class: "hint" }, t("dragon.start"));
+
 /** Redraw the board, then (with a hand and a mover) ask for the route and draw it over. */
 async function ask() {
   const advice = $("#advice");
   stamp(advice, null);
   state.answer = null;
   state.step = null;
+  state.patrol = null;
   $("#patrol").replaceChildren();
   try {
     await drawBoard(null);
@@ -184,15 +209,13 @@ async function ask() {
     runRoute(async () => {});
     status.clear();
     $("#steps").hidden = true;
-    advice.replaceChildren(el("p", { class: "hint" },
-      "Choose the hand and the hunter to move."));
+    advice.replaceChildren(startHint());
     return;
   }
   const body = { position: state.position, hunter: state.mover, hand: [...state.hand],
                  variants: settings.variants };
   const swaps = state.hand.filter((n) => n.split("+").some((a) => a.startsWith("swap-"))).length;
-  status.working(swaps >= 3 ? "working… (three swap cards: this may take a minute or more)"
-    : "working…");
+  status.working(swaps >= 3 ? t("dragon.working.swaps") : t("status.working"));
   try {
     await runRoute(async (signal) => {
       const answer = await post("/api/dragon/route", body, signal);
@@ -203,6 +226,7 @@ async function ask() {
       state.answer = answer;
       await drawBoard(answer);
       status.clear();
+      state.patrol = patrol;
       drawAnswer(answer, body.hand);
       drawPatrol(patrol);
       stamp(advice, { hunter: body.hunter, hand: body.hand.join(",") });
@@ -219,17 +243,22 @@ async function ask() {
 /** What a move does besides its card and field, in words (the CLI's details column). */
 function details(m) {
   const parts = [];
-  if (m.over) parts.push(`over ${m.over}`);
-  if (m.pay) parts.push(`landing on ${m.use} paid with ${cardLabel(m.pay)}`);
-  else if (m.use) parts.push(`pays ${m.use}`);
-  if (m.with) parts.push(`with ${cardLabel(m.with)}: ${m.terrain} free this turn`);
-  if (m.swap) parts.push(`swaps ${m.swap.join(" and ")}`);
-  if (m.dragon) parts.push(`moves the dragon from ${m.dragon}`);
-  if (m.place) parts.push(`dragon to ${m.place}`);
-  if (m.target) parts.push(`sends ${m.target} home`);
-  if (m.join) parts.push(`joins ${m.join}: the two carry the treasure`);
-  if (m.raid) parts.push(`raid: ${m.raid} goes home`);
-  if (m.leave) parts.push("leaves the treasure field with the pair");
+  if (m.over) parts.push(t("dragon.detail.over", { field: place(m.over) }));
+  if (m.pay) {
+    parts.push(t("dragon.detail.landing", { terrain: terrainName(m.use),
+                                            card: cardLabel(m.pay) }));
+  } else if (m.use) parts.push(t("dragon.detail.pays", { terrain: terrainName(m.use) }));
+  if (m.with) {
+    parts.push(t("dragon.detail.with", { card: cardLabel(m.with),
+                                         terrain: terrainName(m.terrain) }));
+  }
+  if (m.swap) parts.push(t("dragon.detail.swap", { a: place(m.swap[0]), b: place(m.swap[1]) }));
+  if (m.dragon) parts.push(t("dragon.detail.dragon", { field: place(m.dragon) }));
+  if (m.place) parts.push(t("dragon.detail.place", { field: place(m.place) }));
+  if (m.target) parts.push(t("dragon.detail.target", { hunter: colourName(m.target) }));
+  if (m.join) parts.push(t("dragon.detail.join", { hunter: colourName(m.join) }));
+  if (m.raid) parts.push(t("dragon.detail.raid", { hunter: colourName(m.raid) }));
+  if (m.leave) parts.push(t("dragon.detail.leave"));
   return parts.join("; ");
 }
 
@@ -244,34 +273,43 @@ function leftOf(hand, used) {
   return left;
 }
 
+/** The verdict in words: dragon.verdict.{reach,reach-one,later,never}.{boat,treasure}. */
+function verdictText(answer) {
+  const goal = answer.goal === "boat" ? "boat" : "treasure";
+  if (answer.reachable) {
+    const kind = answer.cards_used === 1 ? "reach-one" : "reach";
+    return t(`dragon.verdict.${kind}.${goal}`, { n: number(answer.cards_used) });
+  }
+  if (answer.remaining === null) return t(`dragon.verdict.never.${goal}`);
+  return t(`dragon.verdict.later.${goal}`, { n: number(answer.remaining) });
+}
+
 function drawAnswer(answer, hand) {
-  const goal = answer.goal === "boat" ? "a boat" : "the treasure field";
-  const verdict = answer.reachable
-    ? `Reaches ${goal} with ${answer.cards_used} card${answer.cards_used === 1 ? "" : "s"}`
-    : answer.remaining === null ? `Cannot reach ${goal}, not even in later turns`
-      : `Not this turn: ends ${answer.remaining} terrain card(s) from ${goal}`;
   const used = played(answer.plan);
+  const left = leftOf(hand, used);
   const rows = answer.plan.map((m, i) => el("tr", {
     "data-step": i + 1, "data-action": m.action, "data-to": m.to, "data-card": m.card ?? "",
     onclick: () => { state.step = i + 1; showStep(); },
-  }, el("td", { class: "num" }, i + 1), el("td", {}, m.action),
-  el("td", {}, m.card ? cardLabel(m.card) : "–"), el("td", {}, m.to),
+  }, el("td", { class: "num" }, number(i + 1)), el("td", {}, t(`dragon.action.${m.action}`)),
+  el("td", {}, m.card ? cardLabel(m.card) : "–"), el("td", {}, place(m.to)),
   el("td", {}, details(m))));
+  const columns = ["move", "action", "card", "to", "details"];
   $("#advice").replaceChildren(
     el("p", { id: "verdict", class: `verdict ${answer.reachable ? "stop" : "reroll"}`,
               "data-reachable": String(answer.reachable), "data-cards-used": answer.cards_used,
-              "data-remaining": answer.remaining ?? "none" }, verdict),
+              "data-remaining": answer.remaining ?? "none" }, verdictText(answer)),
     el("p", { id: "optimal", "data-optimal": String(answer.optimal) },
-      answer.optimal ? "Proved optimal." : "Not proved optimal: the solver's work limit was " +
-        "reached; this is the best route found."),
+      answer.optimal ? t("dragon.optimal") : t("dragon.not-optimal")),
     el("p", { id: "cards-used", "data-cards": used.join(",") },
-      el("b", {}, "Cards played: "), used.length ? used.map(cardLabel).join(", ") : "none"),
-    el("p", { id: "cards-left", "data-cards": leftOf(hand, used).join(",") },
-      el("b", {}, "Cards left: "), leftOf(hand, used).map(cardLabel).join(", ") || "none"),
+      el("b", {}, t("dragon.played")), " ",
+      used.length ? used.map(cardLabel).join(", ") : t("dragon.none")),
+    el("p", { id: "cards-left", "data-cards": left.join(",") },
+      el("b", {}, t("dragon.left")), " ",
+      left.length ? left.map(cardLabel).join(", ") : t("dragon.none")),
     answer.plan.length ? el("table", { id: "plan", class: "options" },
-      el("thead", {}, el("tr", {}, ["#", "action", "card", "to", "details"].map((h) =>
-        el("th", {}, h)))), el("tbody", {}, rows))
-      : el("p", { class: "hint" }, "No move helps this turn."));
+      el("thead", {}, el("tr", {}, columns.map((c) => el("th", {}, t(`dragon.col.${c}`))))),
+      el("tbody", {}, rows))
+      : el("p", { class: "hint" }, t("dragon.no-move")));
   $("#steps").hidden = !answer.plan.length;
   showStep();
 }
@@ -286,19 +324,22 @@ function showStep() {
   for (const row of document.querySelectorAll("#plan tbody tr")) {
     row.classList.toggle("best", state.step !== null && Number(row.dataset.step) === upTo);
   }
-  $("#step-label").textContent = n ? `move ${upTo} of ${n}` : "";
+  $("#step-label").textContent = n ? t("dragon.step.label", { n: number(upTo),
+                                                              count: number(n) }) : "";
   $("#board").dataset.step = String(upTo);
 }
 
 function drawPatrol(patrol) {
   if (!patrol) return;
   const what = patrol.moved_from
-    ? `move the dragon from ${patrol.moved_from} to ${patrol.to}` : `set a dragon on ${patrol.to}`;
-  $("#patrol").replaceChildren(el("h3", {}, "Drachenpatrouille (dragon patrol)"),
+    ? t("dragon.patrol.move", { from: place(patrol.moved_from), to: place(patrol.to) })
+    : t("dragon.patrol.set", { to: place(patrol.to) });
+  $("#patrol").replaceChildren(el("h3", {}, t("dragon.patrol.title")),
     el("p", { id: "patrol-advice", "data-to": patrol.to,
               "data-moved-from": patrol.moved_from ?? "", "data-increase": patrol.increase },
-    `${what}: +${patrol.increase} card(s) for the opponents`,
-    el("span", { class: "hint" }, ` (${patrol.options} placements)`)));
+    t("dragon.patrol.gain", { what, n: number(patrol.increase) }),
+    el("span", { class: "hint" }, " ", t("dragon.patrol.options",
+                                          { n: number(patrol.options) }))));
 }
 
 /* ---------- the position file ---------- */
@@ -329,20 +370,37 @@ async function importPosition() {
 
 /* ---------- start ---------- */
 
+/** Everything drawn from data, again in the language just chosen (no new query). */
+function redraw() {
+  drawTools();
+  drawHand();
+  drawMover();
+  drawTreasure();
+  translate($("#board"));
+  if (state.answer && $("#verdict")) {
+    drawAnswer(state.answer, state.hand);
+    $("#patrol").replaceChildren();
+    drawPatrol(state.patrol);
+  } else if (!$("#status.working") && !$("#status.error")) {
+    $("#advice").replaceChildren(startHint());
+  }
+}
+
 async function start() {
   settingsToggle();
   try {
+    await startLanguage();
     const response = await fetch("/api/dragon/options");
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
     state.opts = await response.json();
   } catch (error) {
-    status.error(`cannot reach the solver: ${error.message}`);
+    status.error(t("status.unreachable", { error: error.message }));
     return;
   }
   state.position = structuredClone(state.opts.opening);
   if (state.opts.reconstruction) {
-    $("#board-warning").textContent = "Board: the reconstructed layout, not the printed one " +
-      "(the printed start layout is lost).";
+    $("#board-warning").dataset.i18n = "dragon.reconstruction";
+    $("#board-warning").textContent = t("dragon.reconstruction");
     $("#board-warning").hidden = false;
   }
   $("#board").addEventListener("click", (event) => {
@@ -371,6 +429,7 @@ async function start() {
   drawHand();
   drawMover();
   drawTreasure();
+  onLanguage(redraw);
   await ask();
   document.body.dataset.ready = "true";
 }
