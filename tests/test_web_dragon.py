@@ -285,6 +285,25 @@ def test_import_and_an_impossible_position(base_url, phone, tmp_path):
     assert phone.inner_text("#status") == "position: 3 dragons, at most 2 play"
 
 
+@browser_only
+def test_the_screenshots_position_gets_the_cli_route(base_url, phone):
+    """make screenshots' Die Dracheninsel picture (the shipped example position, imported)
+    shows the command line's route and patrol for it."""
+    from tests.web_browser import DRAGON_EXAMPLE, DRAGON_HAND, dragon_position
+
+    open_page(phone, f"{base_url}/dragon.html")
+    dragon_position(phone, DRAGON_EXAMPLE.read_text(encoding="utf-8"), "green", DRAGON_HAND)
+    doc = json.loads(cli_out("dragon", "route", "--position", str(DRAGON_EXAMPLE), "--hunter",
+                             "green", "--hand", ",".join(DRAGON_HAND), "--json"))
+    rows = phone.evaluate("""() => [...document.querySelectorAll('#plan tbody tr')].map(
+        (tr) => [tr.dataset.action, tr.dataset.to, tr.dataset.card])""")
+    assert rows == [[m["action"], m["to"], m["card"] or ""] for m in doc["plan"]]
+    assert any(m["action"] == "flight" for m in doc["plan"])
+    patrol = json.loads(cli_out("dragon", "patrol", "--position", str(DRAGON_EXAMPLE),
+                                "--hunter", "green", "--json"))
+    assert phone.get_attribute("#patrol-advice", "data-to") == patrol["to"]
+
+
 # -- in French and German --------------------------------------------------------------------
 
 def _words(lang: str) -> dict[str, str]:

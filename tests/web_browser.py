@@ -184,34 +184,59 @@ def off_screen(page: Any) -> list[str]:
 
 # -- make screenshots --------------------------------------------------------------------------
 
+DRAGON_EXAMPLE = Path(__file__).parent.parent / "models" / "dracheninsel" / "example-position.toml"
+DRAGON_HAND = ["flight", "water", "desert", "mountain", "swap-adjacent", "dragon-patrol"]
+
+
+def dragon_position(page: Any, text: str, hunter: str, hand: list[str]) -> None:
+    """Import a position file's text, tap the hand's cards and the hunter to move; wait for
+    the route (and, with a Drachenpatrouille in hand, the patrol) to be drawn."""
+    page.fill("#position-file", text)
+    page.evaluate("document.querySelector('#board').dataset.drawn = 'old'")
+    page.click("#import")
+    page.wait_for_function("!document.querySelector('#board').dataset.drawn")
+    page.click("#clear-hand")
+    for card in hand:
+        page.click(f'#card-palette [data-card="{card}"]')
+    page.click(f'#mover [data-value="{hunter}"]')
+    wait_for_advice(page, hunter=hunter, hand=",".join(hand))
+    if "dragon-patrol" in hand:
+        page.wait_for_selector("#patrol-advice", state="attached")
+
+
 def screenshots(folder: Path) -> list[Path]:
-    """Both pages at phone size (the whole page) and at laptop size, each showing the
-    advice for a sample position, served by the real app (the shipped game table, the user's
-    cache for the Gold Armada table)."""
+    """The three pages at phone size (the whole page) and at laptop size, in English, each
+    showing the advice for a sample position, served by the real app (the shipped game table,
+    the user's cache for the Gold Armada table): Mille Sabords with the score box, Gold
+    Armada, and Die Dracheninsel's shipped example position with green's route drawn."""
     from playwright.sync_api import sync_playwright
 
     from solver.web.app import create_app
     from solver.web.serve import in_thread
 
+    dragon_text = DRAGON_EXAMPLE.read_text(encoding="utf-8")
+    pages = [
+        ("sabords", lambda page: sabords_position(page, "captain", "CCDMPSXX", me=5400,
+                                                  opponent=5900)),
+        ("armada", lambda page: armada_position(page, "BBOPA", {"barrels": 1, "full-house": 1},
+                                                1, 2)),
+        ("dragon", lambda page: dragon_position(page, dragon_text, "green", DRAGON_HAND)),
+    ]
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     with in_thread(create_app()) as base, sync_playwright() as playwright:
         browser = launch(playwright)
         try:
             for size_name, size in (("", PHONE), ("-laptop", LAPTOP)):
-                page = browser.new_page(viewport=size)
-                open_page(page, f"{base}/sabords.html")
-                sabords_position(page, "captain", "CCDMPSXX", me=5400, opponent=5900)
-                path = folder / f"sabords{size_name}.png"
-                page.evaluate("window.scrollTo(0, 0)")
-                page.screenshot(path=path, full_page=not size_name)
-                written.append(path)
-                open_page(page, f"{base}/armada.html")
-                armada_position(page, "BBOPA", {"barrels": 1, "full-house": 1}, 1, 2)
-                path = folder / f"armada{size_name}.png"
-                page.evaluate("window.scrollTo(0, 0)")
-                page.screenshot(path=path, full_page=not size_name)
-                written.append(path)
+                page = browser.new_page(viewport=size, locale="en-US")
+                for name, show in pages:
+                    open_page(page, f"{base}/{name}.html")
+                    show(page)
+                    path = folder / f"{name}{size_name}.png"
+                    page.evaluate("window.scrollTo(0, 0)")
+                    page.screenshot(path=path, full_page=not size_name, animations="disabled",
+                                    caret="hide")
+                    written.append(path)
                 page.close()
         finally:
             browser.close()
