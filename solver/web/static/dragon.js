@@ -376,7 +376,6 @@ function redraw() {
   drawHand();
   drawMover();
   drawTreasure();
-  translate($("#board"));
   if (state.answer && $("#verdict")) {
     drawAnswer(state.answer, state.hand);
     $("#patrol").replaceChildren();
