@@ -1,9 +1,12 @@
-"""The names the pages show for cards, dice faces and piers in English, French and German.
+"""The names the pages show for cards, dice faces, piers, terrains and hunters' colours in
+English, French and German.
 
 The pages' own words (buttons, headings, verdicts) are JSON tables in ``static/i18n/``; the
 names of the games' things are kept here, beside the command line's spellings, and written to
 ``static/i18n/names.json`` by ``python -m solver.web.i18n`` (a test checks that the file is this
-module's document and that the command line accepts every French and German name shown).
+module's document and that the command line accepts every French and German name shown; for
+Die Dracheninsel, every German and English name: its French words are translations shown
+beside the printed German name, not names of their own).
 
 Where the names come from (the rulebooks are in ``../shared/seeds``):
 
