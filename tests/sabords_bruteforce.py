@@ -3,9 +3,12 @@
 Nothing here uses the engine or the project's scoring: dice are ordered tuples of letters,
 decisions are hold masks over positions, rolls are enumerated outcome by outcome, and the
 optimal values come from exact policy iteration with Fractions and Gauss-Jordan elimination.
-It covers the default rules (French reading) for a subset of cards, and three turn readings
+It covers the default rules (French reading) for a subset of cards, and five turn readings
 (``solve``'s ``readings``: keep-a-non-skull, battle-bust-no-penalty,
-battle-four-skulls-no-penalty), each written here from its description alone.
+battle-four-skulls-no-penalty, card-counts-as-kept-die, battle-sabres-any-roll), each written
+here from its description alone. Under battle-sabres-any-roll a state's mode says whether the
+card's sabres have shown on any roll so far, the dice showing included (the engine's mode
+leaves the dice showing out: its mode-0 state with the sabres showing is mode 1 here).
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ def set_points(n: int) -> int:
     return SETS[min(n, 8)] if n >= 3 else 0
 
 
-def stop_score(dice: tuple[str, ...], card: str, chest_allowed: bool = True) -> int:
-    """Own points when the turn ends on these dice (chest_allowed False: protected dice)."""
+def stop_score(dice: tuple[str, ...], card: str, chest_allowed: bool = True,
+               battle_won: bool = False) -> int:
+    """Own points when the turn ends on these dice (chest_allowed False: protected dice;
+    battle_won: the card's sabres showed on an earlier roll and that wins the battle)."""
     counts = Counter(dice)
     if card == "gold":
         counts["C"] += 1
@@ -50,7 +55,7 @@ def stop_score(dice: tuple[str, ...], card: str, chest_allowed: bool = True) -> 
         if all_score and card not in CARD_SKULLS:
             points += 500
         if card in BATTLE:
-            points = points + bonus if won else -bonus
+            points = points + bonus if won or battle_won else -bonus
     if card == "captain":
         points *= 2
     return points
@@ -103,17 +108,30 @@ def _solve_linear(rows: list[dict[int, Fraction]], rhs: list[Fraction]) -> list[
 def solve(card: str, n: int, readings: frozenset[str] = frozenset()):
     """Exact optimal values {(mode, sorted dice): Fraction} and the start value."""
     sorceress = card == "sorceress"
-    modes = (0, 1) if sorceress else (0,)
+    remember = "battle-sabres-any-roll" in readings and card in BATTLE
+    need = BATTLE.get(card, (0, 0))[0]
+    modes = (0, 1) if sorceress or remember else (0,)
+    # the card is one kept die: a reroll may then keep none of the dice
+    least_kept = 0 if ("card-counts-as-kept-die" in readings
+                       and card in ("gold", "diamond", *CARD_SKULLS)) else 1
     states = sorted({tuple(sorted(d)) for d in product(FACES, repeat=n)})
-    live = [(m, s) for m in modes for s in states if skulls(s, card) < 3]
+
+    def shown(mode, dice):  # the mode once these dice show (battle-sabres-any-roll)
+        return 1 if remember and (mode or dice.count("S") >= need) else mode
+
+    live = [(m, s) for m in modes for s in states
+            if skulls(s, card) < 3 and shown(m, s) == m]
     index = {ms: i for i, ms in enumerate(live)}
+
+    def stop_value(mode, dice):
+        return stop_score(dice, card, battle_won=remember and mode == 1)
 
     def actions(mode, dice):
         for mask in range(1, 1 << n):
             rolled = [dice[i] for i in range(n) if mask >> i & 1]
             kept = tuple(dice[i] for i in range(n) if not mask >> i & 1)
             held = [d for d in kept if d != "X"] if "keep-a-non-skull" in readings else kept
-            if len(rolled) < 2 or len(held) < 1:
+            if len(rolled) < 2 or len(held) < least_kept:
                 continue
             freed = rolled.count("X")
             if freed > (1 if sorceress and mode == 0 else 0):
@@ -127,7 +145,7 @@ def solve(card: str, n: int, readings: frozenset[str] = frozenset()):
         for roll in product(FACES, repeat=r):
             new = tuple(sorted(kept + roll))
             if skulls(new, card) < 3:
-                out.append((p, (nxt, new), Fraction(0)))
+                out.append((p, (shown(nxt, new), new), Fraction(0)))
             elif card == "treasure-island":
                 out.append((p, None, Fraction(best_protected(kept))))
             else:
@@ -150,7 +168,7 @@ def solve(card: str, n: int, readings: frozenset[str] = frozenset()):
             row = {index[(m, s)]: Fraction(1)}
             if act is None:
                 rows.append(row)
-                rhs.append(Fraction(stop_score(s, card)))
+                rhs.append(Fraction(stop_value(m, s)))
                 continue
             const = Fraction(0)
             for p, land, c in cache.setdefault((m, s, act), transitions(*act)):
@@ -165,7 +183,7 @@ def solve(card: str, n: int, readings: frozenset[str] = frozenset()):
         changed = False
         for m, s in live:
             current = values[(m, s)]
-            best, best_act = Fraction(stop_score(s, card)), None
+            best, best_act = Fraction(stop_value(m, s)), None
             for act in actions(m, s):
                 v = q(m, s, act, values)
                 if v > best:
@@ -186,5 +204,5 @@ def solve(card: str, n: int, readings: frozenset[str] = frozenset()):
         elif k >= 3:
             start += bust_score(s, card, readings)
         else:
-            start += values[(0, s)]
+            start += values[(shown(0, s), s)]
     return values, start / 6**n

@@ -53,7 +53,7 @@ from tests.sabords_game_reference import (
     turn_models,
 )
 
-VARIANTS = ("score-floor-zero", "endgame-new-final-round")
+VARIANTS = ("score-floor-zero", "endgame-new-final-round", "first-to-target-wins")
 TIE = 1e-12  # the mover is indifferent between options within this
 POINTS_EPS = 1e-9  # points policy iteration switches only for a gain above this (units of 100)
 CHUNK = 1000  # game states per batch of turn solves (memory)
@@ -296,6 +296,8 @@ class MultiGame:
         every = range(self.lo, self.hi + 1)
         out: list[Key] = [(p, s) for p in ("normal", "race")
                           for s in product(below, repeat=self.n)]
+        if "first-to-target-wins" in self.variants:  # no last round, no race: normal play only
+            return [k for k in out if k[0] == "normal"]
         for k in range(1, self.n):
             trigger = range(self.t, self.hi + 1) if k == self.n - 1 else every
             ranges = [below] * k + [trigger] + [every] * (self.n - 1 - k)
@@ -311,6 +313,8 @@ class MultiGame:
         d, loss = (amount, 0) if kind == "points" else (0, amount)
         new = (max(self.lo, scores[0] + d),) + tuple(max(self.lo, s - loss) for s in scores[1:])
         turn = new[1:] + new[:1]
+        if key[0] == "normal" and "first-to-target-wins" in self.variants:
+            return (None, win) if new[0] >= self.t else (("normal", turn), ())
         if key[0] == "normal":
             return (("final", self.n - 1, turn) if new[0] >= self.t else ("normal", turn)), ()
         if key[0] == "race":
@@ -498,6 +502,9 @@ class Solver:
         phase = np.array([k[0] if k[0] != "final" else f"final{k[1]}" for k in self.keys])
         rows = {p: np.nonzero(phase == p)[0] for p in set(phase.tolist())}
         finals = [f"final{k}" for k in range(1, self.game.n)]
+        if "first-to-target-wins" in self.game.variants:
+            self.equilibrium(rows["normal"])
+            return
         if "endgame-new-final-round" in self.game.variants:
             self.equilibrium(rows["race"])
             self.equilibrium(np.concatenate([rows[p] for p in ["normal", *finals]]))

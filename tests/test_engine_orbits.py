@@ -89,6 +89,10 @@ RULES = [
     KeepRule(0, 0, (0, 0, 0, 0), (True, True, True, False), 1, 3),
     KeepRule(0, 1, (0, 0, 0, 1), (True, True, True, False), 1, 3),
     KeepRule(1, 1, (0, 0, 0, 0), (True, False, True, False), 0, 4),
+    # rules that hold only where the dice showing are within bounds (a turn that remembers)
+    KeepRule(1, 0, (0, 0, 0, 0), (True, True, True, False), 0, 3, shown_min=(0, 2, 0, 0)),
+    KeepRule(0, 1, (0, 0, 0, 0), (True, True, False, False), 2, 3,
+             shown_min=(1, 0, 0, 0), shown_max=(5, 5, 1, 5)),
 ]
 
 
@@ -106,9 +110,12 @@ def test_keep_rules_list_exactly_the_legal_keeps():
             for k in range(len(space.counts)):
                 rolled = space.counts[node].astype(int) - space.counts[k]
                 rest = rolled - np.array(rule.forced)
+                shown = space.counts[node].astype(int)
+                within = ((not rule.shown_min or (shown >= rule.shown_min).all())
+                          and (not rule.shown_max or (shown <= rule.shown_max).all()))
                 if ((rolled >= 0).all() and (rest >= 0).all()
                         and not rest[~np.array(rule.free)].any()
-                        and rule.min_keep <= space.size[k] <= rule.max_keep):
+                        and rule.min_keep <= space.size[k] <= rule.max_keep and within):
                     want.add((rule.mode, pos, k, rule.next_mode))
     assert got == want
     order = list(zip(mode, state, -space.size[keep], keep, strict=True))

@@ -18,6 +18,7 @@ from solver.engine import solve
 from solver.engine.batch import solve_lanes
 from solver.engine.certificate import certify
 from solver.engine.keeps import expand
+from solver.sabords.ambiguity import same_problem
 from solver.sabords.certify import exact_start_value
 from solver.sabords.dice import parse_dice
 from solver.sabords.objective import Objective
@@ -87,28 +88,55 @@ def test_four_skulls_under_a_battle_only_move_the_first_roll(card, bonus):
         d.model.problem, d.policy)) == bonus * p4
 
 
-@pytest.mark.parametrize(("card", "dice", "reading"), [
-    ("none", 3, "keep-a-non-skull"),
-    ("sorceress", 3, "keep-a-non-skull"),
-    ("skulls-1", 3, "keep-a-non-skull"),
-    ("none", 4, "keep-a-non-skull"),
-    ("sea-battle-2", 4, "battle-bust-no-penalty"),
-    ("sea-battle-2", 4, "battle-four-skulls-no-penalty"),
-])
-def test_readings_agree_with_brute_force(card, dice, reading):
+@cache
+def _brute(card: str, dice: int, readings: frozenset[str] = frozenset()):
+    return brute.solve(card, dice, readings)
+
+
+# (card, dice, reading, does the start value change?)
+BRUTE_CASES = [
+    ("none", 3, "keep-a-non-skull", True),
+    ("sorceress", 3, "keep-a-non-skull", True),
+    ("skulls-1", 3, "keep-a-non-skull", True),
+    ("none", 4, "keep-a-non-skull", True),
+    # with four dice a bust leaves at most one sabre: the battle readings' bust never has two
+    ("sea-battle-2", 4, "battle-bust-no-penalty", False),
+    ("sea-battle-2", 4, "battle-four-skulls-no-penalty", True),
+    # three dice: a reroll moves two and keeps one, unless the card is the kept die
+    ("gold", 3, "card-counts-as-kept-die", True),
+    ("skulls-1", 3, "card-counts-as-kept-die", True),
+    ("none", 3, "card-counts-as-kept-die", False),  # no card counted as a die
+    ("sea-battle-2", 3, "battle-sabres-any-roll", True),
+    ("sea-battle-3", 4, "battle-sabres-any-roll", True),
+    ("gold", 3, "battle-sabres-any-roll", False),  # no sea battle
+]
+
+
+@pytest.mark.parametrize(("card", "dice", "reading", "changes"), BRUTE_CASES)
+def test_readings_agree_with_brute_force(card, dice, reading, changes):
     """Every state's exact value and the start value, against the brute force's own reading."""
-    values, start = brute.solve(card, dice, frozenset([reading]))
+    values, start = _brute(card, dice, frozenset([reading]))
     rules = load_rules([reading]).with_dice(dice)
     sol = solve_turn(card, POINTS, rules, use_cache=False)
     cert = certify(sol.model.problem, sol.policy)
     space = sol.model.space
-    for (mode, shown), exact in values.items():
-        pos = space.index(parse_dice("".join(shown), rules, dice)) - space.full[0]
-        assert Fraction(cert.numerators[mode][pos], cert.denominator) == exact, (mode, shown)
+    compared = 0
+    for mode in range(sol.model.problem.modes):
+        for pos in np.flatnonzero(sol.model.problem.live[mode]):
+            counts = space.counts[space.full[pos]]
+            shown = tuple(sorted("".join(letter * int(n) for letter, n in
+                                         zip(rules.letters, counts, strict=True))))
+            key = (mode, shown)
+            if reading == "battle-sabres-any-roll" and card.startswith("sea-battle") and (
+                    shown.count("S") >= rules.card(card).battle_sabres):
+                key = (1, shown)  # the brute force's mode counts the dice showing too
+            exact = Fraction(cert.numerators[mode][pos], cert.denominator)
+            assert exact == values[key], (mode, shown)
+            compared += 1
+    assert compared >= len(values)
     assert exact_start_value(sol.model, cert) == start
-    _, default_start = brute.solve(card, dice)
-    # with four dice a bust leaves at most one sabre: the battle readings' bust never has two
-    assert (start != default_start) == (reading != "battle-bust-no-penalty")
+    _, default_start = _brute(card, dice)
+    assert (start != default_start) == changes
 
 
 def test_keep_a_non_skull_removes_exactly_the_skull_only_keeps():
@@ -188,7 +216,8 @@ def test_the_sorceress_never_adds_skulls_on_the_island(lone):
 def test_batched_lanes_agree_under_the_readings():
     """The whole game's batched solver reads the readings as the one-problem solver does."""
     rules = load_rules(["keep-a-non-skull", "battle-four-skulls-no-penalty",
-                        "battle-bust-no-penalty", "storm-sets-doubled", "promo-deck"])
+                        "battle-bust-no-penalty", "storm-sets-doubled", "promo-deck",
+                        "card-counts-as-kept-die", "battle-sabres-any-roll"])
     deck = deck_turns(rules.with_dice(5))
     rng = np.random.default_rng(11)
     lanes = len(deck.cards)
@@ -201,3 +230,62 @@ def test_batched_lanes_agree_under_the_readings():
         om = deck.maps[lane]
         single = solve(om.explicit(pay[lane]))
         assert abs(om.first_roll_value(single.value, pay[lane]) - start[lane]) < 1e-12
+
+
+@pytest.mark.parametrize(("dice", "card", "default", "any_roll"), [
+    ("CCMMMPXX", "sea-battle-2", -300, 300 + 300),        # no sabre left: won before
+    ("CCCCDDDD", "sea-battle-2", -300, 1200 + 500 + 300),  # every die scores: the chest too
+    ("CCCCDDDS", "sea-battle-2", -300, 1000 + 300),        # a lone sabre scores no chest
+    ("SSCCMMMX", "sea-battle-2", 200 + 100 + 300, 200 + 100 + 300),  # won on the final dice
+    ("CCMMMPXX", "gold", 400 + 100, 400 + 100),
+])
+def test_battle_sabres_any_roll_by_hand(dice, card, default, any_roll):
+    """A stop after the card's sabres showed on an earlier roll (``shown``)."""
+    base, alt = load_rules(), load_rules(["battle-sabres-any-roll"])
+    counts = np.array(parse_dice(dice, base))
+    c = base.card(card)
+    assert int(stop_outcomes(counts, c, base, shown=True).own[0]) == default  # by default
+    assert int(stop_outcomes(counts, c, alt, shown=True).own[0]) == any_roll
+    assert int(stop_outcomes(counts, c, alt).own[0]) == _own(dice, card, base)
+    # a bust costs the penalty either way, unless battle-bust-no-penalty spares a won battle
+    both = load_rules(["battle-sabres-any-roll", "battle-bust-no-penalty"])
+    if c.battle_sabres:
+        assert int(bust_outcomes(counts, c, alt, shown=True).own[0]) == -c.battle_bonus
+        assert int(bust_outcomes(counts, c, both, shown=True).own[0]) == 0
+
+
+def test_battle_sabres_any_roll_remembers_in_a_mode():
+    """Only a sea battle's turn gets the second mode; in it every stop has won the battle, and
+    a reroll moves there exactly from dice that show the card's sabres."""
+    alt = load_rules(["battle-sabres-any-roll"]).with_dice(5)
+    for card in ("none", "gold", "sorceress", "skulls-1"):
+        assert same_problem(solve_turn(card, POINTS, alt).model,
+                            solve_turn(card, POINTS, load_rules().with_dice(5)).model)
+    model = solve_turn("sea-battle-3", POINTS, alt).model
+    pr, space = model.problem, model.space
+    assert pr.modes == 2
+    sabres = space.counts[space.full][:, alt.face("sabre")]
+    assert np.all(model.stops.own[1] >= model.stops.own[0])
+    assert np.array_equal(model.stops.own[1] == model.stops.own[0], sabres >= 3)
+    moved = pr.act_next != pr.act_mode
+    assert np.array_equal(moved, (pr.act_mode == 0) & (sabres[pr.act_state] >= 3))
+
+
+def test_card_counts_as_kept_die_adds_exactly_the_keep_nothing_rerolls():
+    base = load_rules().with_dice(6)
+    alt = load_rules(["card-counts-as-kept-die"]).with_dice(6)
+
+    def actions(card, rules):
+        p = solve_turn(card, POINTS, rules).model.problem
+        return set(zip(p.act_state.tolist(), p.act_keep.tolist(), strict=True))
+
+    space = solve_turn("none", POINTS, base).model.space
+    for card in ("gold", "diamond", "skulls-1", "skulls-2"):
+        d, v = actions(card, base), actions(card, alt)
+        assert d < v
+        for state, keep in v - d:
+            assert space.size[keep] == 0  # all six dice rolled: no skull was showing
+            assert space.counts[space.full[state]][alt.face("skull")] == 0
+    for card in ("none", "captain", "sorceress", "sea-battle-2"):
+        assert same_problem(solve_turn(card, POINTS, base).model,
+                            solve_turn(card, POINTS, alt).model)

@@ -45,6 +45,20 @@ def test_two_players_reproduce_the_two_player_table(variants) -> None:
     assert solution.stats["cycling"] == []
 
 
+def test_first_to_target_is_the_race_from_the_start() -> None:
+    """Under first-to-target-wins two players play the race of the default game from the
+    first turn: the table (normal play only) equals the two-player table's race phase."""
+    table = solve_game(GameSpec(load_rules().with_dice(3), T, L))
+    rules = load_rules(("first-to-target-wins",)).with_dice(3)
+    solution = solve_table(TableSpec.of(rules, 2, T, L))
+    assert list(solution.layout.phases) == [NORMAL]
+    scores = solution.layout.scores(NORMAL)
+    for a, b in scores.tolist():
+        mine = solution.wins(NORMAL, [a, b])
+        assert mine[0] == pytest.approx(table.win(100 * a, 100 * b, "sudden-death"), abs=1e-12)
+    assert len(scores) == ((T - L) // 100) ** 2
+
+
 def test_three_players_certified(three) -> None:
     stats = three.stats
     assert stats["regret"] < 1e-12

@@ -42,12 +42,12 @@ def test_simulation_agrees_with_exact_seat_values(three) -> None:
     points = points_distribution(RULES)
     plays = [solution.dist, points, points]
     exact = seat_values(layout, solver.succ, solver.order, plays)
-    sim = simulate(layout.deck, 3, layout.top, layout.low, True,
+    sim = simulate(layout.deck, 3, layout.top, layout.low, layout.ends,
                    [table_play(layout, solution.dist), fixed_play(points), fixed_play(points)],
                    40_000, seed=7)
     assert np.all(np.abs(sim.mean - exact) <= 4 * sim.error)
     assert sim.mean.sum() == pytest.approx(1.0, abs=1e-12)
-    once, again = (simulate(layout.deck, 3, layout.top, layout.low, True,
+    once, again = (simulate(layout.deck, 3, layout.top, layout.low, layout.ends,
                             [fixed_play(points)] * 3, 1000, seed=7).as_dict() for _ in range(2))
     assert once == again  # seeded
 

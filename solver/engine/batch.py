@@ -268,6 +268,9 @@ def maps_onto(a: OutcomeMap, b: OutcomeMap, faces: np.ndarray, perm: np.ndarray)
         if not (np.array_equal(np.asarray(rb.forced)[faces], ra.forced)
                 and np.array_equal(np.asarray(rb.free)[faces], ra.free)):
             return False
+        for xa, xb in ((ra.shown_min, rb.shown_min), (ra.shown_max, rb.shown_max)):
+            if len(xa) != len(xb) or (xa and not np.array_equal(np.asarray(xb)[faces], xa)):
+                return False
     return True
 
 
@@ -312,7 +315,8 @@ def _fold(om: OutcomeMap) -> dict:
     rules = []
     for rule in pr.keep_rules:
         rest = space.counts[orbits.rep[below:]].astype(np.int64) - np.asarray(rule.forced)
-        ok = (rest >= 0).all(axis=1)
+        ok = (rest >= 0).all(axis=1) & rule.applies(
+            space.counts[orbits.rep[below:]].astype(np.int64))
         smap = np.full(len(pos), -1, dtype=np.int64)
         smap[ok] = orbits.orbit[space.index_many(rest[ok])]
         # the max walk of the rule's mode: its live nodes, and one edge per distinct child

@@ -2,8 +2,11 @@
 
 A press-your-luck dice game allows, in a given mode, every keep ``K`` of the dice showing ``S``
 such that the dice rolled, ``S - K``, are some *forced* dice (a skull the Sorceress frees)
-plus any number of *free* faces (any die but a skull), with ``|K|`` within bounds. A
-:class:`KeepRule` says exactly that, and it is all the engine needs:
+plus any number of *free* faces (any die but a skull), with ``|K|`` within bounds. A rule
+may also hold only where the dice showing ``S`` are within face-count bounds (``shown_min`` /
+``shown_max``): a turn that remembers something the dice have shown (a sea battle's sabres)
+continues in another mode from such states. A :class:`KeepRule` says exactly that, and it is
+all the engine needs:
 
 * :func:`expand` lists the legal ``(mode, state, keep, next mode)`` actions for the explicit
   solver (:class:`~solver.engine.stopping.StoppingProblem`) and the exact certificates;
@@ -27,7 +30,8 @@ class KeepRule:
     """In mode ``mode``, keep ``K`` of the dice showing ``S`` when ``S - K`` is ``forced``
     plus any dice of the ``free`` faces, ``min_keep <= |K| <= max_keep`` and ``K`` holds at
     least ``min_free_keep`` dice of the free faces; the roll then continues in
-    ``next_mode``."""
+    ``next_mode``. With ``shown_min`` / ``shown_max`` (face counts; empty for no bound) the
+    rule holds only in states ``S`` with ``shown_min <= S <= shown_max`` face by face."""
 
     mode: int
     next_mode: int
@@ -36,6 +40,18 @@ class KeepRule:
     min_keep: int
     max_keep: int
     min_free_keep: int = 0  # kept dice of free faces (a kept die must not be a skull)
+    shown_min: tuple[int, ...] = ()  # the dice showing hold at least these face counts
+    shown_max: tuple[int, ...] = ()  # ... and at most these
+
+    def applies(self, shown: np.ndarray) -> np.ndarray:
+        """Which states (rows of face counts of the dice showing) the rule holds in."""
+        shown = np.atleast_2d(shown)
+        ok = np.ones(len(shown), dtype=bool)
+        if self.shown_min:
+            ok &= (shown >= np.asarray(self.shown_min)).all(axis=1)
+        if self.shown_max:
+            ok &= (shown <= np.asarray(self.shown_max)).all(axis=1)
+        return ok
 
     def allowed_nodes(self, counts: np.ndarray) -> np.ndarray:
         """Which keep nodes (rows of face counts) the size bounds allow."""
@@ -50,7 +66,8 @@ class KeepRule:
         rest = space.counts[rolled].astype(np.int64) - np.asarray(self.forced)
         free = np.asarray(self.free, dtype=bool)
         return ((rest >= 0).all(axis=1) & (rest[:, ~free] == 0).all(axis=1)
-                & self.allowed_nodes(space.counts[keep].astype(np.int64)))
+                & self.allowed_nodes(space.counts[keep].astype(np.int64))
+                & self.applies(space.counts[state].astype(np.int64)))
 
 
 def expand(space: DiceSpace, live: np.ndarray, rules: tuple[KeepRule, ...]):

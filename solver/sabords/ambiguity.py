@@ -47,26 +47,39 @@ def same_problem(a: TurnModel, b: TurnModel) -> bool:
             and np.array_equal(a.first_lost, b.first_lost))
 
 
+def _both_live(default, variant) -> np.ndarray:
+    """``(modes, F)``: states live under both readings, in the modes both have (a reading that
+    makes the turn remember more, the sabres of battle-sabres-any-roll, adds modes the
+    default's player never reaches)."""
+    live0, live1 = default.model.problem.live, variant.model.problem.live
+    modes = min(len(live0), len(live1))
+    return live0[:modes] & live1[:modes]
+
+
 def decision_states(default, variant) -> int:
     """The decision states live under both readings (the denominator of ``changed_states``)."""
-    return int(np.count_nonzero(default.model.problem.live & variant.model.problem.live))
+    return int(np.count_nonzero(_both_live(default, variant)))
 
 
 def changed_states(default, variant) -> int:
-    """Decision states whose default-optimal action is no longer optimal under the variant
-    (or no longer allowed), counted over states live under both readings."""
+    """Decision states whose default-optimal action (stop, or the same keep from the same
+    dice) is no longer optimal under the variant (or no longer allowed), counted over states
+    live under both readings. An action is its keep: the mode it continues in is the
+    reading's (one action per mode, state and keep in every Mille Sabords turn)."""
     p0, p1 = default.model.problem, variant.model.problem
     q1 = action_values(p1, variant.value)
-    index = {(int(m), int(s), int(k), int(n)): i for i, (m, s, k, n) in enumerate(
-        zip(p1.act_mode, p1.act_state, p1.act_keep, p1.act_next, strict=True))}
+    index = {(int(m), int(s), int(k)): i for i, (m, s, k) in enumerate(
+        zip(p1.act_mode, p1.act_state, p1.act_keep, strict=True))}
+    if len(index) != len(p1.act_keep):
+        raise ValueError("two actions keep the same dice from the same state and mode")
     scale = max(1.0, float(np.abs(variant.value).max()))
     count = 0
-    for m, s in zip(*np.nonzero(p0.live & p1.live), strict=True):
+    for m, s in zip(*np.nonzero(_both_live(default, variant)), strict=True):
         a = int(default.policy[m, s])
         if a == STOP:
             achieved = p1.stop_value[m, s]
         else:
-            key = (int(m), int(s), int(p0.act_keep[a]), int(p0.act_next[a]))
+            key = (int(m), int(s), int(p0.act_keep[a]))
             achieved = q1[index[key]] if key in index else -np.inf
         if achieved < variant.value[m, s] - 1e-9 * scale:
             count += 1

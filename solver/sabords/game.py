@@ -428,6 +428,15 @@ def store_game(table: GameTable) -> None:
                   label=_label(table.spec))
 
 
+def refuse_other_last_round(spec) -> None:
+    """The two-player solver's phases are those of the last round; another reading of the game's
+    end is solved by the whole table (:mod:`solver.sabords.table`)."""
+    if spec.rules.last_round != "one-more-turn-each":
+        raise InputError(f"the two-player solver plays the last round; the reading "
+                         f"{spec.rules.last_round} is solved by the whole table: --players 3 "
+                         "(at a small target, such as 300)")
+
+
 def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False,
               start: GameTable | None = None) -> GameTable:
     """The solved game for ``spec``: from the disk cache (keyed by the rules, variants, target
@@ -435,6 +444,8 @@ def load_game(spec: GameSpec, *, use_cache: bool = True, progress: bool = False,
     stored, one per game state (and a hash of each turn's policy, to count changed
     decisions); turns are solved again when a question needs them."""
     from solver.cache import load_or_build
+
+    refuse_other_last_round(spec)
 
     def build() -> dict[str, np.ndarray]:
         if progress:

@@ -52,7 +52,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solver.sabords.game import GameTable
+from solver.sabords.game import GameTable, refuse_other_last_round
 from solver.sabords.game_linear import sweep_pairs
 from solver.sabords.turn_lanes import DeckTurns, deck_turns
 
@@ -73,6 +73,7 @@ class GameSolver:
     def __init__(self, spec, progress: bool, fixed: np.ndarray | None = None) -> None:
         """``fixed``: play every turn with this outcome distribution (a fixed per-turn policy,
         such as maximising points) instead of optimally."""
+        refuse_other_last_round(spec)
         self.spec = spec
         self.fixed = fixed
         self.deck: DeckTurns = deck_turns(spec.rules)

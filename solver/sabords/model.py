@@ -1,7 +1,10 @@
 """A Mille Sabords turn under one card, as a :class:`~solver.engine.StoppingProblem`.
 
 States are the dice showing (a multiset of the eight dice, skulls included) and a *mode*: the
-Sorceress still unused (0) or used (1), or the number of rerolls made under After the Storm.
+Sorceress still unused (0) or used (1), the number of rerolls made under After the Storm, or
+(a sea battle under ``battle_sabres_shown = "any-roll"``) whether the card's sabres showed on
+a roll before the dice showing (1) or not (0): a reroll from dice that show them continues in
+mode 1.
 The dice engine does the rest; this module only says which states are live, what stopping and
 busting are worth, and which keeps the rules allow.
 """
@@ -36,8 +39,8 @@ class TurnModel:
     objective: Objective
     space: DiceSpace
     problem: StoppingProblem
-    stops: Outcomes  # scoring each full state if the player stops there
-    busts: Outcomes  # how a bust showing each full state ends
+    stops: Outcomes  # (modes, F): scoring each full state if the player stops there
+    busts: Outcomes  # (modes, F): how a bust showing each full state ends
     first_island: np.ndarray  # (F,) bool: this first roll goes to the Island
     island_value: np.ndarray  # (F,) expected payoff of the Island from this first roll
     protect_payoff: np.ndarray | None  # per node: best payoff of protecting part of it
@@ -55,12 +58,32 @@ class TurnModel:
                         np.where(self.first_lost, lost, values))
 
 
-def _mode_count(card: Card) -> int:
+def _remembers_sabres(card: Card, rules: Rules) -> bool:
+    """Does the turn remember whether the card's sabres have shown (a sea battle won on any
+    roll)?"""
+    return bool(card.battle_sabres) and rules.battle_sabres_shown == "any-roll"
+
+
+def _mode_count(card: Card, rules: Rules) -> int:
+    kinds = [bool(card.skull_rerolls), card.rerolls < NO_LIMIT, _remembers_sabres(card, rules)]
+    if sum(kinds) > 1:
+        raise ValueError(f"card {card.name}: the turn model has one kind of mode per card")
     if card.skull_rerolls:
         return 2
     if card.rerolls < NO_LIMIT:
         return card.rerolls + 1
+    if kinds[2]:
+        return 2
     return 1
+
+
+def _per_mode(score, counts: np.ndarray, card: Card, rules: Rules, modes: int) -> Outcomes:
+    """``score`` (stop or bust outcomes) for every mode: in mode 1 of a turn that remembers
+    the sabres, they have shown before."""
+    rows = [score(counts, card, rules, shown=_remembers_sabres(card, rules) and mode == 1)
+            for mode in range(modes)]
+    return Outcomes(*(np.stack([getattr(r, f) for r in rows])
+                      for f in ("own", "opponents", "win", "chest")))
 
 
 def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
@@ -68,11 +91,11 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
     space = DiceSpace.of(len(rules.faces), rules.dice)
     full_counts = space.counts[space.full].astype(np.int64)
     skull = rules.face(rules.skull)
-    modes = _mode_count(card)
+    modes = _mode_count(card, rules)
     skulls_total = full_counts[:, skull] + card.extra_skulls
 
-    stops = stop_outcomes(full_counts, card, rules)
-    busts = bust_outcomes(full_counts, card, rules)
+    stops = _per_mode(stop_outcomes, full_counts, card, rules, modes)
+    busts = _per_mode(bust_outcomes, full_counts, card, rules, modes)
     stop_pay = objective.payoff(stops.own, stops.opponents, stops.win).astype(np.float64)
     bust_pay = objective.payoff(busts.own, busts.opponents, busts.win).astype(np.float64)
 
@@ -84,7 +107,7 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
             stop_is_bust[mode] = skulls_total == rules.bust_skulls
     live |= stop_is_bust
     stop_value = np.where(stop_is_bust, bust_pay, stop_pay)
-    terminal_value = np.tile(bust_pay, (modes, 1))
+    terminal_value = bust_pay
 
     keeps = keep_rules(card, rules, modes)
     act_mode, act_state, act_keep, act_next = expand(space, live, keeps)
@@ -122,31 +145,43 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
 def keep_rules(card: Card, rules: Rules, modes: int) -> tuple[KeepRule, ...]:
     """Which dice a reroll may keep, per mode: any non-skull dice rolled (at least
     ``min_reroll``, keeping at least ``min_keep``, which must be non-skull dice unless
-    ``min_keep_counts_skulls``); in the Sorceress's unused mode also a roll
+    ``min_keep_counts_skulls``; one fewer under ``card_counts_as_kept_die`` with a card
+    counted as a die); in the Sorceress's unused mode also a roll
     that frees up to ``skull_rerolls`` skulls (then she is used); under After the Storm each
-    reroll moves to the next mode, and the last mode has none."""
+    reroll moves to the next mode, and the last mode has none; in a turn that remembers a sea
+    battle's sabres, a reroll from dice showing them moves to mode 1."""
     skull = rules.face(rules.skull)
-    free = tuple(f != skull for f in range(len(rules.faces)))
-    nothing = (0,) * len(rules.faces)
+    faces = len(rules.faces)
+    free = tuple(f != skull for f in range(faces))
+    nothing = (0,) * faces
     plain_max = rules.dice - rules.min_reroll
-    non_skull = 0 if rules.min_keep_counts_skulls else rules.min_keep
+    keep = rules.min_keep
+    if rules.card_counts_as_kept_die and (card.extra or card.extra_skulls):
+        keep = max(0, keep - 1)  # the card is one of the dice kept
+    non_skull = 0 if rules.min_keep_counts_skulls else keep
+
+    def plain(mode: int, nxt: int, **shown) -> KeepRule:
+        return KeepRule(mode, nxt, nothing, free, keep, plain_max, non_skull, **shown)
+
     out = []
+    if _remembers_sabres(card, rules):
+        sabre, need = rules.face(rules.sabre), card.battle_sabres
+        below = tuple(need - 1 if f == sabre else rules.dice for f in range(faces))
+        showing = tuple(need if f == sabre else 0 for f in range(faces))
+        return (plain(0, 0, shown_max=below), plain(0, 1, shown_min=showing), plain(1, 1))
     for mode in range(modes):
         if card.skull_rerolls:
-            out.append(KeepRule(mode, mode, nothing, free, rules.min_keep, plain_max,
-                                non_skull))
+            out.append(plain(mode, mode))
             if mode == 0:
                 for freed in range(1, card.skull_rerolls + 1):
-                    forced = tuple(freed if f == skull else 0 for f in range(len(free)))
-                    out.append(KeepRule(0, 1, forced, free, rules.min_keep,
+                    forced = tuple(freed if f == skull else 0 for f in range(faces))
+                    out.append(KeepRule(0, 1, forced, free, keep,
                                         rules.dice - rules.sorceress_min_reroll, non_skull))
         elif card.rerolls < NO_LIMIT:
             if mode < card.rerolls:
-                out.append(KeepRule(mode, mode + 1, nothing, free, rules.min_keep, plain_max,
-                                    non_skull))
+                out.append(plain(mode, mode + 1))
         else:
-            out.append(KeepRule(mode, mode, nothing, free, rules.min_keep, plain_max,
-                                non_skull))
+            out.append(plain(mode, mode))
     return tuple(out)
 
 

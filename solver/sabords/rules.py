@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
-from pathlib import Path
 
 from solver.util import (
     MODELS_DIR,
@@ -86,6 +85,11 @@ class Rules:
     cards: dict[str, Card] = field(compare=False, hash=False)
     deck: tuple[tuple[str, int], ...] = ()
     variants: tuple[str, ...] = ()
+    last_round: str = "one-more-turn-each"
+    # later readings: defaults that keep the earlier behaviour (and the digest of every
+    # earlier reading)
+    card_counts_as_kept_die: bool = False
+    battle_sabres_shown: str = "final"
 
     def face(self, name: str) -> int:
         return self.faces.index(name)
@@ -102,19 +106,45 @@ class Rules:
         return replace(self, dice=dice)
 
     def key(self) -> dict:
-        """Everything that determines a solve, for cache keys and certificates."""
+        """Everything that determines a solve, for cache keys and certificates: the dice, the
+        variants and a digest of the rule values in effect (:meth:`digest`)."""
         return {
             "dice": self.dice,
             "variants": list(self.variants),
-            "rules_sha": _file_digest(RULES_FILE),
+            "rules_sha": self.digest(),
         }
+
+    def digest(self) -> str:
+        """A digest of every rule value in effect (cards and deck included; titles, which are
+        only printed, left out). It is the rules' identity in certificates and cache keys: an
+        edit of rules.toml that changes no value in effect (a comment, a new variant's
+        definition, a title) keeps every certificate valid; one that changes a value voids
+        exactly the certificates it touches."""
+        return _digest(self)
 
 
 @cache
-def _file_digest(path: Path) -> str:
+def _digest(rules: Rules) -> str:
     import hashlib
+    import json
 
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    values = _set_values(rules)
+    values.pop("variants", None)  # the key names them; the digest is what they amount to
+    values["cards"] = {name: _set_values(card) for name, card in rules.cards.items()}
+    for card in values["cards"].values():
+        card.pop("title", None)
+    text = json.dumps(values, sort_keys=True, separators=(",", ":"), default=list)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _set_values(record: Rules | Card) -> dict:
+    """A rules record's fields, less those at their declared default: a rule field added
+    later with a default that keeps the old behaviour leaves the digest of every existing
+    reading as it was."""
+    from dataclasses import MISSING, fields
+
+    return {f.name: getattr(record, f.name) for f in fields(record)
+            if f.default is MISSING or getattr(record, f.name) != f.default}
 
 
 @cache
@@ -187,6 +217,8 @@ def _load(variants: tuple[str, ...]) -> Rules:
         min_keep_counts_skulls=game["min_keep_counts_skulls"],
         card_skulls_island_penalty=game["card_skulls_island_penalty"],
         sorceress_on_island=game["sorceress_on_island"],
+        card_counts_as_kept_die=game["card_counts_as_kept_die"],
+        battle_sabres_shown=game["battle_sabres_shown"],
         endgame=game["endgame"],
         ties=game["ties"],
         target=game["target"],
@@ -194,6 +226,7 @@ def _load(variants: tuple[str, ...]) -> Rules:
         min_players=game["min_players"],
         max_players=game["max_players"],
         score_floor=game["score_floor"],
+        last_round=game["last_round"],
         cards=cards,
         deck=deck,
         variants=variants,

@@ -45,19 +45,22 @@ def _groups(rules: Rules, card: Card) -> list[list[int]]:
     return groups
 
 
-def stop_outcomes(counts: np.ndarray, card: Card, rules: Rules, chest: bool = True) -> Outcomes:
+def stop_outcomes(counts: np.ndarray, card: Card, rules: Rules, chest: bool = True,
+                  shown: bool = False) -> Outcomes:
     """Score dice the player stops with (rows of face counts). ``chest=False`` scores a partial
-    set of dice (Treasure Island after a bust): no full chest, no sea battle, no Truce."""
+    set of dice (Treasure Island after a bust): no full chest, no sea battle, no Truce.
+    ``shown``: the card's sabres showed on an earlier roll of the turn (a sea battle won
+    under ``battle_sabres_shown = "any-roll"``)."""
     counts = np.atleast_2d(np.asarray(counts, dtype=np.int64))
     if card.only_symbols and rules.storm_scoring == "sets-doubled":
         # only the listed symbols' dice score, as usual (sets, and the chest when every die
         # is one of them), and the turn's points are multiplied
         listed = [rules.face(name) for name, _ in card.only_symbols]
-        shown = np.zeros_like(counts)
-        shown[:, listed] = counts[:, listed]
+        listed_only = np.zeros_like(counts)
+        listed_only[:, listed] = counts[:, listed]
         plain = replace(card, only_symbols=(),
                         multiplier=card.multiplier * card.only_symbols_multiplier)
-        return stop_outcomes(shown, plain, rules, chest)
+        return stop_outcomes(listed_only, plain, rules, chest)
     rows = counts.shape[0]
     with_card = counts.copy()
     for name, n in card.extra:
@@ -74,7 +77,7 @@ def stop_outcomes(counts: np.ndarray, card: Card, rules: Rules, chest: bool = Tr
     own = with_card @ symbol
     table = _set_table(rules, int(with_card.sum(axis=1).max(initial=0)))
     sabre = rules.face(rules.sabre)
-    won = counts[:, sabre] >= card.battle_sabres
+    won = counts[:, sabre] >= card.battle_sabres  # the final dice win (they count for the chest)
     scoring_dice = zero.copy()
     win = zero.astype(bool)
     for group in _groups(rules, card):
@@ -93,6 +96,7 @@ def stop_outcomes(counts: np.ndarray, card: Card, rules: Rules, chest: bool = Tr
     full &= chest
     own = own + np.where(full, rules.full_chest_bonus, 0)
     if chest and card.battle_sabres:
+        won = won | battle_won_before(shown, rules)
         own = np.where(won, own + card.battle_bonus, -card.battle_bonus)
         full &= won
     if chest and card.sabre_penalty:
@@ -110,14 +114,23 @@ def protected_outcomes(counts: np.ndarray, card: Card, rules: Rules) -> Outcomes
     return stop_outcomes(counts, card, rules, chest=False)
 
 
-def bust_outcomes(counts: np.ndarray, card: Card, rules: Rules) -> Outcomes:
-    """How a turn ends on a bust showing these dice (nothing protected)."""
+def battle_won_before(shown: bool, rules: Rules) -> bool:
+    """Is a sea battle won by sabres that showed on an earlier roll (``shown``)? Only under
+    ``battle_sabres_shown = "any-roll"``; by default the final dice decide."""
+    return bool(shown) and rules.battle_sabres_shown == "any-roll"
+
+
+def bust_outcomes(counts: np.ndarray, card: Card, rules: Rules,
+                  shown: bool = False) -> Outcomes:
+    """How a turn ends on a bust showing these dice (nothing protected; ``shown``: as in
+    :func:`stop_outcomes`)."""
     counts = np.atleast_2d(np.asarray(counts, dtype=np.int64))
     rows = counts.shape[0]
     own = np.zeros(rows, dtype=np.int64)
     opponents = np.zeros(rows, dtype=np.int64)
     if card.battle_sabres:
         won = counts[:, rules.face(rules.sabre)] >= card.battle_sabres
+        won = won | battle_won_before(shown, rules)
         spared = won & (rules.battle_bust_penalty == "unless-won")
         own -= np.where(spared, 0, card.battle_bonus)
     if card.sabre_penalty and rules.truce_penalty_on_bust:

@@ -52,7 +52,7 @@ def _first_roll(model: TurnModel, landing: np.ndarray) -> float:
 def _policy_outcomes(model: TurnModel, policy: np.ndarray) -> np.ndarray:
     """Per state, under the policy: probability of ending in a bust, and of a full chest."""
     problem = model.problem
-    stop_chest = np.where(model.stop_is_bust, False, model.stops.chest[None, :])
+    stop_chest = np.where(model.stop_is_bust, False, model.stops.chest)
     return evaluate(
         problem,
         policy,
@@ -117,8 +117,8 @@ def points_distribution(sol: TurnSolution) -> dict[int, float]:
     roll: {points: probability}. The Island of Skulls scores 0 for the player."""
     model = sol.model
     problem = model.problem
-    stop_own = np.where(model.stop_is_bust, model.busts.own[None, :], model.stops.own[None, :])
-    bust_own = np.tile(model.busts.own, (problem.modes, 1))
+    stop_own = np.where(model.stop_is_bust, model.busts.own, model.stops.own)
+    bust_own = model.busts.own
     values = set(np.unique(stop_own[problem.live]).tolist())
     values |= set(np.unique(bust_own).tolist()) | {0}
     protect_own = None
@@ -134,7 +134,7 @@ def points_distribution(sol: TurnSolution) -> dict[int, float]:
     terminal_reward = (bust_own[None] == table).astype(np.float64)
     bonus = None
     if protect_own is not None:
-        base = model.busts.own[0]
+        base = model.busts.own[0, 0]
         kept = protect_own[problem.act_keep]
         bonus = (kept[None, :] == table[:, :, 0]).astype(float) - (base == table[:, :, 0])
     probs = evaluate(problem, sol.policy, stop_reward, terminal_reward, bonus)

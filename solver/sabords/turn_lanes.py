@@ -173,10 +173,11 @@ def _card_map(model: TurnModel, rules: Rules, table: _Outcomes) -> OutcomeMap:
     """One card's turn: the outcome of every stop, landing, protected keep and Island roll."""
     space = model.space
     stops, busts = model.stops, model.busts
-    stop_idx = table.of(stops.own, stops.opponents, stops.win)
-    bust_idx = table.of(busts.own, busts.opponents, busts.win)
-    stop_out = np.where(model.stop_is_bust, bust_idx[None, :], stop_idx[None, :])
-    end_out = np.tile(bust_idx, (model.problem.modes, 1))
+    shape = stops.own.shape  # (modes, F)
+    stop_idx = table.of(*(x.ravel() for x in (stops.own, stops.opponents, stops.win)))
+    bust_idx = table.of(*(x.ravel() for x in (busts.own, busts.opponents, busts.win)))
+    stop_out = np.where(model.stop_is_bust, bust_idx.reshape(shape), stop_idx.reshape(shape))
+    end_out = bust_idx.reshape(shape)
     protect_out, base_out = None, -1
     if model.card.protect:
         kept = protected_outcomes(space.counts, model.card, rules)

@@ -26,7 +26,7 @@ from solver.sabords.table.rule import (
     leader_play,
     two_player_position,
 )
-from solver.sabords.table.states import NORMAL, RACE, Layout, TableSpec, final
+from solver.sabords.table.states import NORMAL, RACE, EndRules, Layout, TableSpec, final
 from solver.sabords.turn_lanes import UNIT, deck_turns
 from solver.util import InputError
 
@@ -243,8 +243,8 @@ def _simulate_rule(table: GameTable, players: int, seats, start=None) -> dict:
     from solver.sabords.table.simulate import simulate
 
     spec = table.spec
-    race = spec.rules.endgame == "race-wins-at-once"
-    return simulate(deck_turns(spec.rules), players, spec.top, spec.bottom, race, seats,
+    return simulate(deck_turns(spec.rules), players, spec.top, spec.bottom,
+                    EndRules.of(spec.rules), seats,
                     RULE_GAMES, RULE_SEED, start).as_dict()
 
 

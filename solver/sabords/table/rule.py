@@ -20,6 +20,7 @@ import numpy as np
 
 from solver.sabords.game import GameTable
 from solver.sabords.table.simulate import Play
+from solver.sabords.table.states import EndRules
 
 RULE = "leader"
 RULE_TITLE = "the two-player table against the leader"
@@ -116,10 +117,10 @@ def at_table(table: GameTable, players: int, games: int, seed: int) -> dict:
     rules = spec.rules
     deck = deck_turns(rules)
     points, rule = fixed_play(points_distribution(rules)), leader_play(table, players)
-    race = rules.endgame == "race-wins-at-once"
+    ends = EndRules.of(rules)
 
     def run(seats, offset):
-        return simulate(deck, players, spec.top, spec.bottom, race, seats, games, seed + offset)
+        return simulate(deck, players, spec.top, spec.bottom, ends, seats, games, seed + offset)
 
     base = run([points] * players, 0)
     everyone = run([rule] * players, 1)

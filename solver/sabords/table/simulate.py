@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.sabords.table.linear import evaluate
-from solver.sabords.table.states import ENDED, NORMAL, Layout, turn_ends
+from solver.sabords.table.states import ENDED, NORMAL, EndRules, Layout, turn_ends
 from solver.sabords.turn_lanes import DeckTurns
 
 Play = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (kinds, scores) -> distributions
@@ -56,7 +56,7 @@ class Simulated:
                 "games": self.games, "turns_per_game": self.turns}
 
 
-def simulate(deck: DeckTurns, players: int, top: int, low: int, race: bool,
+def simulate(deck: DeckTurns, players: int, top: int, low: int, ends: EndRules,
              seats: Sequence[Play], games: int, seed: int,
              start: tuple[int, Sequence[int]] | None = None) -> Simulated:
     """``games`` whole games, seat ``i`` (seat 1 moves first) playing ``seats[i]``; scores in
@@ -88,7 +88,7 @@ def simulate(deck: DeckTurns, players: int, top: int, low: int, race: bool,
         drawn = np.minimum(drawn, deck.count - 1)
         nxt, after, winners = turn_ends(kind[live], listed, deck.own[drawn][:, None],
                                         deck.loss[drawn][:, None], deck.win[drawn][:, None],
-                                        low, top, race)
+                                        low, top, ends)
         nxt, after, winners = nxt[:, 0], after[:, 0], winners[:, 0]
         turns += len(live)
         scores[live[:, None], np.roll(seat_of, -1, axis=1)] = after

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -98,8 +99,11 @@ class Layout:
         self.high = self.top - 1 + max(int(self.deck.own.max()), 1)
         span, wide = self.top - self.low, self.high - self.low + 1
         n = self.players
-        names = [RACE] if spec.rules.endgame == "race-wins-at-once" else []
-        names += [final(k) for k in range(1, n)] + [NORMAL]
+        self.ends = EndRules.of(spec.rules)
+        names = [RACE] if self.ends.race and not self.ends.first_to_target else []
+        if not self.ends.first_to_target:  # else reaching the target ends the game at once
+            names += [final(k) for k in range(1, n)]
+        names += [NORMAL]
         self.phases: dict[str, Phase] = {}
         start = 0
         for name in names:
@@ -167,7 +171,7 @@ class Layout:
         scores = np.atleast_2d(scores)
         kinds = np.full(len(scores), self.kind(name))
         nxt, after, winners = turn_ends(kinds, scores, own, loss, win, self.low, self.top,
-                                        RACE in self.phases)
+                                        self.ends)
         out = self.result_row(winners)
         for later in np.unique(nxt[nxt != ENDED]).tolist():
             here = nxt == later
@@ -195,18 +199,32 @@ class Layout:
 ENDED = -1  # turn_ends' code for a game that is over
 
 
+class EndRules(NamedTuple):
+    """The readings of the game's end that :func:`turn_ends` plays (rules.toml's ``endgame``
+    and ``last_round``)."""
+
+    race: bool  # a drop below the target after the last round starts the race (else normal play)
+    first_to_target: bool  # the first to end a turn at the target wins at once: no last round
+
+    @staticmethod
+    def of(rules: Rules) -> EndRules:
+        return EndRules(rules.endgame == "race-wins-at-once",
+                        rules.last_round == "first-to-target-wins")
+
+
 def turn_ends(kind: np.ndarray, scores: np.ndarray, own, loss, win, low: int, top: int,
-              race: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              ends: EndRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where each outcome ``(own, loss, win)`` (units; arrays over outcomes, or one per state)
     leads from each state (``kind`` per state: :meth:`Layout.kind`; ``scores``: ``(states,
     players)``, the mover first): the next phase's code (:data:`ENDED` when the game is over),
     the scores in the next state's order (the next mover first: the list rotated by one) and,
     where the game is over, its winners (a bit per position of the state the turn was played
     from; ties share). The rules of the game's end, written once for the table and the
-    simulations: reaching the target in normal play starts the final round, in which every
-    other player has one last turn; then the highest score wins, or, if everyone is below the
-    target, the race (``race``; else normal play) goes on with the trigger to move; in the
-    race the first to end a turn at or above the target wins."""
+    simulations (``ends``): reaching the target in normal play starts the final round, in which
+    every other player has one last turn (under ``first_to_target``, it wins at once); then
+    the highest score wins, or, if everyone is below the target, the race (``race``; else
+    normal play) goes on with the trigger to move; in the race the first to end a turn at or
+    above the target wins."""
     scores = np.atleast_2d(scores)
     players = scores.shape[1]
     own, loss, win = (np.broadcast_to(np.atleast_1d(x), (len(scores), np.shape(x)[-1]))
@@ -221,9 +239,9 @@ def turn_ends(kind: np.ndarray, scores: np.ndarray, own, loss, win, low: int, to
     tied = np.roll(after == best[..., None], 1, axis=2)  # by position before the turn
     mask = (tied * (1 << np.arange(players))).sum(axis=2)
     resolved = (kind == 1) & (best >= top)
-    nxt = np.where((kind == 1) & ~resolved, players if race else 0, nxt)
-    in_race = kind == players
-    nxt = np.where(in_race, np.where(reached, ENDED, players), nxt)
+    nxt = np.where((kind == 1) & ~resolved, players if ends.race else 0, nxt)
+    in_race = (kind == players) | ((kind == 0) & ends.first_to_target)
+    nxt = np.where(in_race, np.where(reached, ENDED, kind), nxt)
     nxt = np.where(resolved, ENDED, nxt)
     winners = np.where(resolved, mask, np.where(in_race & reached, 1, 0))
     won = np.asarray(win, dtype=bool)
