@@ -7,6 +7,7 @@ import numpy as np
 
 from solver.sabords.export import policy
 from solver.sabords.game_cli import game, game_position_options
+from solver.sabords.review_cli import review
 from solver.util import InputError, StatusLine, dumps_json
 
 CARD_HELP = (
@@ -307,3 +308,4 @@ def variants(as_json) -> None:
 
 sabords.add_command(policy)
 sabords.add_command(game)
+sabords.add_command(review)

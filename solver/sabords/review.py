@@ -1,0 +1,246 @@
+"""A recorded Mille Sabords game reviewed move by move (issue 38): each decision's cost, each
+roll's and card's luck, per player totals and a rating.
+
+Two kinds of review, chosen by the record (:mod:`solver.sabords.record`):
+
+* **the game** (two players and a target): values are P(win) + 1/2 P(tie) of the player to
+  move, read from the exact two-player game table and the turn solved again at its position
+  (:func:`solver.sabords.game_advice.card_turn_values`, what ``hold --me --opponent``
+  solves); the scores, phases and the end of the game follow from the dice;
+* **turn by turn** (no target): each turn's value is its expected points
+  (:func:`~solver.sabords.game_advice.card_turn_by_payoffs` with the points as payoffs),
+  before the card the deck's average.
+
+Identity (tested): for each player, the value at the start plus the net luck (own rolls' and
+cards' luck less the opponent's) less the net error (own costs less the opponent's) is the
+result (1, 0 or 1/2; in the turn-by-turn review, the points scored), up to rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from solver.sabords.record import GameRecord
+from solver.sabords.review_turn import TurnReplay
+from solver.sabords.turn_lanes import UNIT
+from solver.util import InputError
+
+# Average cost per decision (a decision: a position with two options or more) below which
+# a player gets each word; P(win) in the game review, points in the turn-by-turn review.
+RATINGS = {
+    "win": ((0.0001, "flawless"), (0.001, "expert"), (0.003, "strong"),
+            (0.008, "intermediate"), (0.02, "casual"), (float("inf"), "beginner")),
+    "points": ((0.5, "flawless"), (5, "expert"), (15, "strong"), (40, "intermediate"),
+               (100, "casual"), (float("inf"), "beginner")),
+}
+LARGEST = 3  # mistakes listed per player
+EPS = 1e-9  # a cost below this is rounding, not a mistake
+
+
+@dataclass
+class Position:
+    """Before a turn of the two-player game: the scores by player, who moves, the phase."""
+
+    scores: list[int]
+    mover: int
+    phase: str
+    over: bool = False
+    result: tuple[float, float] | None = None
+    value: float = 0.0  # the mover's value here (the game's result once over)
+
+
+def rating(average: float, objective: str) -> str:
+    """The word for an average cost per decision (thresholds: :data:`RATINGS`)."""
+    return next(word for bound, word in RATINGS[objective] if average < bound)
+
+
+def review_record(record: GameRecord, table_source: Callable | None = None) -> dict:
+    """The review of ``record`` as a JSON-ready dict. ``table_source(spec)`` gives the game
+    table (the command line's :func:`~solver.sabords.game_cli.game_table`); it is needed only
+    when the record has a target."""
+    if record.target is None:
+        return _review(record, "points", _points_turns(record))
+    if record.rules.ties != "shared":
+        raise InputError("the review does not follow the tie-break round "
+                         "(variant ties-extra-round) yet")
+    from solver.sabords.queries import game_spec
+
+    spec = game_spec(record.target, record.variants)
+    table = table_source(spec)
+    return _review(record, "win", _game_turns(record, table))
+
+
+def _review(record: GameRecord, objective: str, turns) -> dict:
+    players = list(record.players) or ["player"]
+    done, events, trace = [], [], []
+    start = None
+    position = None
+    for turn_doc, review, now in turns:
+        position = now
+        done.append(turn_doc)
+        events += review.events
+        trace.append({"turn": turn_doc["turn"], "player": turn_doc["player"],
+                      "values": [[label, value] for label, value in review.trace]})
+        if start is None:
+            start = review.trace[0][1]
+    doc = {"format": "treasure-solver/sabords-review", "version": 1,
+           "objective": objective, "players": players, "target": record.target,
+           "variants": list(record.variants), "turns": done, "events": events,
+           "trace": trace}
+    doc["summary"] = _summary(players, objective, done, events, start, position)
+    return doc
+
+
+def _summary(players, objective, turns, events, start, position) -> list[dict]:
+    """Per player: luck, error, decisions, rating, largest mistakes and the identity's terms."""
+    out = []
+    for index, name in enumerate(players):
+        own = [e for e in events if turns[e["turn"] - 1]["player"] == index]
+        luck = sum(e["luck"] for e in own if e["kind"] != "decision")
+        decisions = [e for e in own if e["kind"] == "decision" and e["choices"] > 1]
+        error = sum(e["cost"] for e in decisions)
+        mistakes = sorted((e for e in decisions if e["cost"] > EPS),
+                          key=lambda e: (-e["cost"], e["turn"], e["roll"]))
+        average = error / len(decisions) if decisions else 0.0
+        out.append({"player": name, "luck": luck, "error": error,
+                    "decisions": len(decisions), "average_error": average,
+                    "mistakes": len(mistakes), "rating": rating(average, objective),
+                    "largest": [{k: e[k] for k in ("turn", "roll", "position", "played",
+                                                    "best", "cost")}
+                                for e in mistakes[:LARGEST]]})
+    if objective == "win":
+        first = start if turns[0]["player"] == 0 else 1 - start
+        starts = [first, 1 - first]
+        results = _results(position)
+    else:  # each turn apart: the start is the sum of the turns' values before the card
+        starts = [sum(t["before"] for t in turns if t["player"] == i) for i in
+                  range(len(players))]
+        results = [sum(t["points"] for t in turns if t["player"] == i) for i in
+                   range(len(players))]
+    for index, row in enumerate(out):
+        others = [o for j, o in enumerate(out) if j != index]
+        row["start"] = starts[index]
+        row["net_luck"] = row["luck"] - sum(o["luck"] for o in others)
+        row["net_error"] = row["error"] - sum(o["error"] for o in others)
+        row["result"] = results[index]
+        row["finished"] = objective == "points" or position.over
+    return out
+
+
+def _results(position: Position) -> list[float]:
+    """Each player's result (1, 0, 1/2), or where an unfinished game stands (P(win))."""
+    if position.over:
+        return list(position.result)
+    mine = position.value
+    return [mine, 1 - mine] if position.mover == 0 else [1 - mine, mine]
+
+
+# -- the turn-by-turn review ----------------------------------------------------------------
+def points_pay(own, loss, win):
+    """The payoff of the turn-by-turn review: the outcome's own points."""
+    return np.asarray(own, dtype=np.float64) * UNIT
+
+
+@cache
+def _deck_value(rules) -> float:
+    """Expected points of a turn before the card (the deck's frequencies)."""
+    from solver.sabords.game_advice import card_turn_by_payoffs
+
+    total = sum(n for _, n in rules.deck)
+    value = 0.0
+    for card, n in rules.deck:
+        om, pay, sol = card_turn_by_payoffs(rules, card, points_pay)
+        value += n / total * om.first_roll_value(sol.value, pay)
+    return value
+
+
+def _points_turns(record: GameRecord):
+    from solver.sabords.game_advice import card_turn_by_payoffs
+
+    rules = record.rules
+    before = _deck_value(rules)
+    for turn in record.turns:
+        solved = card_turn_by_payoffs(rules, turn.card, points_pay)
+        review = TurnReplay(rules, turn, solved, before, "").run()
+        yield (_turn_doc(turn, review, before, None), review, None)
+
+
+# -- the two-player game --------------------------------------------------------------------
+def _game_turns(record: GameRecord, table):
+    from solver.sabords.game_advice import card_turn_values, phase_of
+
+    spec = table.spec
+    position = Position([0, 0], 0, "normal")
+    for turn in record.turns:
+        if position.over:
+            raise InputError(f"turn {turn.number} (line {turn.line}): the game was over after "
+                             f"turn {turn.number - 1}: no turn follows")
+        me, other = position.scores[position.mover], position.scores[1 - position.mover]
+        try:
+            phase_of(spec, me, other, position.phase == "sudden-death")
+        except InputError as err:
+            raise InputError(f"turn {turn.number} (line {turn.line}): {err}") from None
+        before = table.win(me, other, position.phase)
+        solved = card_turn_values(table, turn.card, me, other, position.phase)
+        where = f"{me} to {other} ({position.phase})"
+        context = {"scores": [me, other], "phase": position.phase}
+        review = TurnReplay(spec.rules, turn, solved, before, where, context).run()
+        doc = _turn_doc(turn, review, before, position)
+        position = next_position(position, review, spec)
+        position.value = review.value if position.over else table.win(
+            position.scores[position.mover], position.scores[1 - position.mover],
+            position.phase)
+        doc["scores_after"] = list(position.scores)
+        if position.over:
+            doc["result"] = list(position.result)
+        yield doc, review, position
+
+
+def _turn_doc(turn, review, before: float, position: Position | None) -> dict:
+    doc = {"turn": turn.number, "player": turn.player, "card": turn.card,
+           "rolls": len(turn.steps), "end": review.end, "points": review.own,
+           "opponents_lose": review.loss, "before": before, "after": review.value}
+    if review.win:
+        doc["instant_win"] = True
+    if position is not None:
+        doc.update(scores_before=list(position.scores), phase=position.phase)
+    return doc
+
+
+def next_position(position: Position, review, spec) -> Position:
+    """The position after a turn ending in ``review``'s outcome (the rules of
+    :class:`~solver.sabords.game.GameTable`: the last turn, sudden death, the floor)."""
+    m = position.mover
+    scores = list(position.scores)
+    low, target = spec.low, spec.target
+    floor = spec.rules.score_floor == "zero"
+    scores[m] += review.own
+    scores[1 - m] -= review.loss
+    if floor:
+        scores = [max(s, low) for s in scores]
+    win = [0.0, 0.0]
+    win[m] = 1.0
+    if review.win:
+        return Position(scores, m, position.phase, True, tuple(win))
+    if position.phase == "normal":
+        if scores[m] >= target:
+            return Position(scores, 1 - m, "last")
+        return Position(scores, 1 - m, "normal")
+    if position.phase == "sudden-death":
+        if scores[m] >= target:
+            return Position(scores, m, "sudden-death", True, tuple(win))
+        return Position(scores, 1 - m, "sudden-death")
+    trigger = 1 - m  # the last turn
+    if scores[trigger] >= target:
+        if scores[m] == scores[trigger]:
+            return Position(scores, m, "last", True, (0.5, 0.5))
+        winner = m if scores[m] > scores[trigger] else trigger
+        result = [0.0, 0.0]
+        result[winner] = 1.0
+        return Position(scores, m, "last", True, tuple(result))
+    back = "sudden-death" if spec.rules.endgame == "race-wins-at-once" else "normal"
+    return Position(scores, trigger, back)

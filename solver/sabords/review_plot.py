@@ -1,0 +1,67 @@
+"""The review's chart: each player's P(win) through the game, step by step (the card drawn,
+every roll, every decision), or in a record without a target each player's points banked
+plus the turn in play's expected points."""
+
+from __future__ import annotations
+
+import io
+
+
+def chart_series(doc: dict) -> tuple[list[float], list[list[float]], list[tuple[float, int]]]:
+    """The chart's x positions, one y series per player and the x where each turn starts
+    (with its number)."""
+    players = len(doc["players"])
+    xs: list[float] = []
+    ys: list[list[float]] = [[] for _ in range(players)]
+    starts = []
+    banked = [0.0] * players
+    for turn, trace in zip(doc["turns"], doc["trace"], strict=True):
+        mover = turn["player"]
+        values = [value for _, value in trace["values"]]
+        starts.append((len(xs), turn["turn"]))
+        for step, value in enumerate(values):
+            xs.append(turn["turn"] - 1 + step / len(values))
+            for p in range(players):
+                if doc["objective"] == "win":
+                    ys[p].append(value if p == mover else 1.0 - value)
+                else:
+                    ys[p].append(banked[p] + (value if p == mover else 0.0))
+        if doc["objective"] != "win":
+            banked[mover] += turn["points"]
+    if xs:  # the last value holds to the end of the last turn
+        xs.append(float(len(doc["turns"])))
+        for series in ys:
+            series.append(series[-1])
+    return xs, ys, starts
+
+
+def review_png(doc: dict) -> bytes:
+    """The chart as PNG bytes (deterministic: no time stamp, no software tag)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs, ys, _ = chart_series(doc)
+    win = doc["objective"] == "win"
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for name, series in zip(doc["players"], ys, strict=True):
+        ax.step(xs, series, where="post", label=name)
+    turns = len(doc["turns"])
+    ax.set_xlim(0, turns)
+    ax.set_xlabel("turn (each step: the card, a roll, a decision)")
+    if win:
+        ax.set_ylim(0, 1)
+        ax.axhline(0.5, color="grey", linewidth=0.5)
+        ax.set_ylabel("P(win) + 1/2 P(tie)")
+        title = f"Mille Sabords, target {doc['target']}: P(win) through the game"
+    else:
+        ax.set_ylabel("points banked + the turn's expected points")
+        title = "Mille Sabords: points through the turns"
+    ax.set_title(title)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
