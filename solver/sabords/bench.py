@@ -46,6 +46,9 @@ def run() -> None:
 
     whole_game()
     whole_table()
+    from solver.sabords.review_bench import run as review_bench
+
+    review_bench()
 
     from solver.sabords.certify import certificate_document
     from solver.sabords.rules import load_rules

@@ -234,6 +234,9 @@ def write_reports(run: SolveRun) -> None:
     from solver.sabords.table.report import write_table_report
 
     write_table_report(out, run.proofs_dir, headline)
+    from solver.sabords.review_report import write_review_example
+
+    write_review_example(out)
     write_readme(out)
 
 
@@ -265,6 +268,8 @@ def write_readme(out: Path) -> None:
         "(three players exact on a small table so far), the four- and five-player rule and "
         "what it costs; [table.json](table.json) the same as data, "
         "[table-slice.png](table-slice.png) a three-player slice",
+        "- [review/](review/README.md): an example game reviewed move by move (`treasure "
+        "sabords review`): its record, the review, its chart",
         "",
         "Certificates of exact optimality: `proofs/sabords/<card>.json` "
         "(re-verified by `make check`); the three-player table "
