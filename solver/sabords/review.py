@@ -29,17 +29,6 @@ from solver.sabords.review_turn import TurnReplay
 from solver.sabords.turn_lanes import UNIT
 from solver.util import InputError
 
-# Average cost per decision (a decision: a position with two options or more) below which
-# a player gets each word; P(win) in the game review, points in the turn-by-turn review.
-RATINGS = {
-    "win": ((0.0001, "flawless"), (0.001, "expert"), (0.003, "strong"),
-            (0.008, "intermediate"), (0.02, "casual"), (float("inf"), "beginner")),
-    "points": ((0.5, "flawless"), (5, "expert"), (15, "strong"), (40, "intermediate"),
-               (100, "casual"), (float("inf"), "beginner")),
-}
-LARGEST = 3  # mistakes listed per player
-EPS = 1e-9  # a cost below this is rounding, not a mistake
-
 
 @dataclass
 class Position:
@@ -51,11 +40,6 @@ class Position:
     over: bool = False
     result: tuple[float, float] | None = None
     value: float = 0.0  # the mover's value here (the game's result once over)
-
-
-def rating(average: float, objective: str) -> str:
-    """The word for an average cost per decision (thresholds: :data:`RATINGS`)."""
-    return next(word for bound, word in RATINGS[objective] if average < bound)
 
 
 def review_record(record: GameRecord, table_source: Callable | None = None) -> dict:
@@ -96,39 +80,20 @@ def _review(record: GameRecord, objective: str, turns) -> dict:
 
 
 def _summary(players, objective, turns, events, start, position) -> list[dict]:
-    """Per player: luck, error, decisions, rating, largest mistakes and the identity's terms."""
-    out = []
-    for index, name in enumerate(players):
-        own = [e for e in events if turns[e["turn"] - 1]["player"] == index]
-        luck = sum(e["luck"] for e in own if e["kind"] != "decision")
-        decisions = [e for e in own if e["kind"] == "decision" and e["choices"] > 1]
-        error = sum(e["cost"] for e in decisions)
-        mistakes = sorted((e for e in decisions if e["cost"] > EPS),
-                          key=lambda e: (-e["cost"], e["turn"], e["roll"]))
-        average = error / len(decisions) if decisions else 0.0
-        out.append({"player": name, "luck": luck, "error": error,
-                    "decisions": len(decisions), "average_error": average,
-                    "mistakes": len(mistakes), "rating": rating(average, objective),
-                    "largest": [{k: e[k] for k in ("turn", "roll", "position", "played",
-                                                    "best", "cost")}
-                                for e in mistakes[:LARGEST]]})
+    """Per player totals (:func:`solver.review.player_summary`): the game's starts and
+    results, or each turn's value before the card and its points."""
+    from solver.review import player_summary
+
     if objective == "win":
         first = start if turns[0]["player"] == 0 else 1 - start
-        starts = [first, 1 - first]
-        results = _results(position)
+        starts, results = [first, 1 - first], _results(position)
     else:  # each turn apart: the start is the sum of the turns' values before the card
         starts = [sum(t["before"] for t in turns if t["player"] == i) for i in
                   range(len(players))]
         results = [sum(t["points"] for t in turns if t["player"] == i) for i in
                    range(len(players))]
-    for index, row in enumerate(out):
-        others = [o for j, o in enumerate(out) if j != index]
-        row["start"] = starts[index]
-        row["net_luck"] = row["luck"] - sum(o["luck"] for o in others)
-        row["net_error"] = row["error"] - sum(o["error"] for o in others)
-        row["result"] = results[index]
-        row["finished"] = objective == "points" or position.over
-    return out
+    finished = objective == "points" or position.over
+    return player_summary(players, objective, turns, events, starts, results, finished)
 
 
 def _results(position: Position) -> list[float]:

@@ -55,17 +55,13 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
     click.echo(review_text(doc, show_all), nl=False)
 
 
-def _value(doc: dict, value: float) -> str:
-    digits = 4 if doc["objective"] == "win" else 1
-    return f"{round(value, digits) + 0.0:.{digits}f}"  # + 0.0: no "-0.0000"
-
-
 def review_text(doc: dict, show_all: bool = False) -> str:
     """The review for people: the turns, the decisions that cost something, the totals."""
-    from solver.sabords.review import RATINGS
+    from solver.review import number, summary_lines
     from solver.text import table
 
     win = doc["objective"] == "win"
+    digits = 4 if win else 1
     names = doc["players"]
     what = (f"P(win) of the player to move, target {doc['target']}" if win
             else "expected points of each turn")
@@ -77,55 +73,10 @@ def review_text(doc: dict, show_all: bool = False) -> str:
         points = turn["opponents_lose"] if turn["end"] == "island" else turn["points"]
         rows.append([str(turn["turn"]), names[turn["player"]], turn["card"],
                      *([scores, turn["phase"]] if win else []), str(turn["rolls"]),
-                     f"{turn['end']} {points:+d}", _value(doc, turn["before"]),
-                     _value(doc, turn["after"])])
+                     f"{turn['end']} {points:+d}", number(turn["before"], digits),
+                     number(turn["after"], digits)])
     head = ["turn", "player", "card", *(["scores", "phase"] if win else []), "rolls", "end",
             "before", "after"]
     lines.append(table(head, rows, "rll" + ("ll" if win else "") + "rlrr").rstrip("\n"))
-    decisions = _decisions(doc, show_all)
-    if decisions:
-        lines.append("")
-        lines.append("every decision:" if show_all else "decisions that cost something:")
-        lines.append(table(["turn", "roll", "player", "position", "played", "best", "cost"],
-                           decisions, "rrlllll").rstrip("\n"))
-    lines.append("")
-    rows = []
-    for row in doc["summary"]:
-        rows.append([row["player"], _value(doc, row["start"]), _signed(doc, row["luck"]),
-                     _value(doc, row["error"]), str(row["decisions"]),
-                     f"{row['average_error']:.5f}" if win else f"{row['average_error']:.2f}",
-                     row["rating"], _value(doc, row["result"])])
-    lines.append(table(["player", "start", "luck", "error", "decisions", "error/decision",
-                        "rating", "result" if doc["summary"][0]["finished"] else "now"],
-                       rows, "lrrrrrlr").rstrip("\n"))
-    for row in doc["summary"]:
-        lines.append(f"{row['player']}: start {_value(doc, row['start'])} + net luck "
-                     f"{_signed(doc, row['net_luck'])} - net error "
-                     f"{_signed(doc, row['net_error'])} = "
-                     f"{_value(doc, row['start'] + row['net_luck'] - row['net_error'])} "
-                     f"(result {_value(doc, row['result'])})")
-        for e in row["largest"]:
-            lines.append(f"  turn {e['turn']} roll {e['roll']} ({e['position']}): played "
-                         f"{e['played']}, best {e['best']}, cost {_value(doc, e['cost'])}")
-    bounds = ", ".join(f"{word} below {bound:g}" for bound, word in
-                       RATINGS[doc["objective"]][:-1])
-    lines.append(f"rating by the average cost per decision ({'P(win)' if win else 'points'}):"
-                 f" {bounds}, beginner above; net: own less the opponent's")
+    lines += summary_lines(doc, "win" if win else "points", digits, show_all)
     return "\n".join(lines) + "\n"
-
-
-def _signed(doc: dict, value: float) -> str:
-    digits = 4 if doc["objective"] == "win" else 1
-    return f"{round(value, digits) + 0.0:+.{digits}f}"
-
-
-def _decisions(doc: dict, show_all: bool) -> list[list[str]]:
-    names = doc["players"]
-    player = {t["turn"]: names[t["player"]] for t in doc["turns"]}
-    rows = []
-    for e in doc["events"]:
-        if e["kind"] != "decision" or (not show_all and e["cost"] <= 1e-9):
-            continue
-        rows.append([str(e["turn"]), str(e["roll"]), player[e["turn"]], e["position"],
-                     e["played"], e["best"], _value(doc, e["cost"])])
-    return rows

@@ -1,0 +1,109 @@
+"""What every game's review of a recorded game shares (issue 38): each player's totals from
+the events of the game (luck of rolls and draws, costs of decisions), the rating in words,
+the identity's terms, and their text.
+
+A game's review (:mod:`solver.sabords.review`, :mod:`solver.armada.review`) lists its turns
+(each with the ``player`` who moved) and its events: ``{"kind": "card" | "roll", "turn",
+"luck"}`` and ``{"kind": "decision", "turn", "roll", "position", "played", "best", "cost",
+"choices"}``. Values are the mover's, in the review's unit.
+"""
+
+from __future__ import annotations
+
+# Average cost per decision (a decision: a position with two options or more) below which a
+# player gets each word, per unit: P(win), points (Mille Sabords turn by turn), doubloons
+# (Gold Armada).
+RATINGS = {
+    "win": ((0.0001, "flawless"), (0.001, "expert"), (0.003, "strong"),
+            (0.008, "intermediate"), (0.02, "casual"), (float("inf"), "beginner")),
+    "points": ((0.5, "flawless"), (5, "expert"), (15, "strong"), (40, "intermediate"),
+               (100, "casual"), (float("inf"), "beginner")),
+    "doubloons": ((0.005, "flawless"), (0.03, "expert"), (0.1, "strong"),
+                  (0.25, "intermediate"), (0.6, "casual"), (float("inf"), "beginner")),
+}
+LARGEST = 3  # mistakes listed per player
+EPS = 1e-9  # a cost below this is rounding, not a mistake
+
+
+def rating(average: float, unit: str) -> str:
+    """The word for an average cost per decision (thresholds: :data:`RATINGS`)."""
+    return next(word for bound, word in RATINGS[unit] if average < bound)
+
+
+def player_summary(players: list[str], unit: str, turns: list[dict], events: list[dict],
+                   starts: list[float], results: list[float], finished: bool) -> list[dict]:
+    """Per player: own luck and error, decisions, average error, rating, the largest
+    mistakes, and the identity's terms: ``start + net_luck - net_error = result``, where net
+    is own less the other players' (their good rolls and their mistakes move mine too)."""
+    out = []
+    for index, name in enumerate(players):
+        own = [e for e in events if turns[e["turn"] - 1]["player"] == index]
+        luck = sum(e["luck"] for e in own if e["kind"] != "decision")
+        decisions = [e for e in own if e["kind"] == "decision" and e["choices"] > 1]
+        error = sum(e["cost"] for e in decisions)
+        mistakes = sorted((e for e in decisions if e["cost"] > EPS),
+                          key=lambda e: (-e["cost"], e["turn"], e["roll"]))
+        average = error / len(decisions) if decisions else 0.0
+        out.append({"player": name, "luck": luck, "error": error,
+                    "decisions": len(decisions), "average_error": average,
+                    "mistakes": len(mistakes), "rating": rating(average, unit),
+                    "largest": [{k: e[k] for k in ("turn", "roll", "position", "played",
+                                                    "best", "cost")}
+                                for e in mistakes[:LARGEST]]})
+    for index, row in enumerate(out):
+        others = [o for j, o in enumerate(out) if j != index]
+        row["start"] = starts[index]
+        row["net_luck"] = row["luck"] - sum(o["luck"] for o in others)
+        row["net_error"] = row["error"] - sum(o["error"] for o in others)
+        row["result"] = results[index]
+        row["finished"] = finished
+    return out
+
+
+def number(value: float, digits: int, signed: bool = False) -> str:
+    """``value`` to ``digits`` decimals, never ``-0.0000``."""
+    return f"{round(value, digits) + 0.0:{'+' if signed else ''}.{digits}f}"
+
+
+def decision_rows(doc: dict, digits: int, show_all: bool) -> list[list[str]]:
+    """The decisions of ``doc`` for a table (those that cost something, or all)."""
+    names = doc["players"]
+    player = {t["turn"]: names[t["player"]] for t in doc["turns"]}
+    return [[str(e["turn"]), str(e["roll"]), player[e["turn"]], e["position"], e["played"],
+             e["best"], number(e["cost"], digits)]
+            for e in doc["events"] if e["kind"] == "decision"
+            and (show_all or e["cost"] > EPS)]
+
+
+def summary_lines(doc: dict, unit: str, digits: int, show_all: bool) -> list[str]:
+    """The decisions, the per-player table, each identity and largest mistakes, and the
+    rating's thresholds, as lines."""
+    from solver.text import table
+
+    lines = []
+    decisions = decision_rows(doc, digits, show_all)
+    if decisions:
+        lines += ["", "every decision:" if show_all else "decisions that cost something:",
+                  table(["turn", "roll", "player", "position", "played", "best", "cost"],
+                        decisions, "rrlllll").rstrip("\n")]
+    rows = [[r["player"], number(r["start"], digits), number(r["luck"], digits, True),
+             number(r["error"], digits), str(r["decisions"]),
+             number(r["average_error"], digits + 1), r["rating"], number(r["result"], digits)]
+            for r in doc["summary"]]
+    last = "result" if doc["summary"][0]["finished"] else "now"
+    lines += ["", table(["player", "start", "luck", "error", "decisions", "error/decision",
+                         "rating", last], rows, "lrrrrrlr").rstrip("\n")]
+    for r in doc["summary"]:
+        total = r["start"] + r["net_luck"] - r["net_error"]
+        lines.append(f"{r['player']}: start {number(r['start'], digits)} + net luck "
+                     f"{number(r['net_luck'], digits, True)} - net error "
+                     f"{number(r['net_error'], digits, True)} = {number(total, digits)} "
+                     f"({last} {number(r['result'], digits)})")
+        lines += [f"  turn {e['turn']} roll {e['roll']} ({e['position']}): played "
+                  f"{e['played']}, best {e['best']}, cost {number(e['cost'], digits)}"
+                  for e in r["largest"]]
+    bounds = ", ".join(f"{word} below {bound:g}" for bound, word in RATINGS[unit][:-1])
+    name = {"win": "P(win)"}.get(unit, unit)
+    lines.append(f"rating by the average cost per decision (in {name}): {bounds}, beginner "
+                 "above; net: own less the other players'")
+    return lines
