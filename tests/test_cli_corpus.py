@@ -61,6 +61,7 @@ FILE_READERS = [
     (["dragon", "board", "--svg", "{out}", "--position"], "position file"),
     (["dragon", "board", "--svg", "{out}", "--route"], "route file"),
     (["sabords", "review"], "game record"),
+    (["armada", "review"], "game record"),
 ]
 # What reading each kind of bad file must say (beyond naming the file).
 FILE_PROBLEMS = {

@@ -6,6 +6,7 @@ import time
 
 import click
 
+from solver.armada.review_cli import review
 from solver.util import dumps_json
 
 STATE_HELP = "Board state: doubloons taken per pier (board order), '/', skulls taken."
@@ -249,3 +250,6 @@ def variants(as_json) -> None:
         click.echo(dumps_json(readings), nl=False)
         return
     click.echo(readings_text(readings), nl=False)
+
+
+armada.add_command(review)
