@@ -30,6 +30,8 @@ FILES = {
     "requirements.json": "the same chances as JSON (exact fractions)",
     "board.svg": "the (reconstructed) board: every doubloon with its value and chance, and the "
                  "chance the solitaire policy takes each pier on the first turn",
+    "review/README.md": "an example two-player game reviewed move by move (`treasure armada "
+                        "review`): its record, the review in words and as JSON",
 }
 SEED = 2017
 GAMES = 4000
@@ -191,6 +193,9 @@ def write_reports(run: SolveRun) -> None:
     }
     for name, text in files.items():
         atomic_write_text(out / name, text if text.endswith("\n") else text + "\n")
+    from solver.armada.review_report import write_review_example
+
+    write_review_example(out)
     readme = [
         "# Gold Armada reports",
         "",
