@@ -107,3 +107,32 @@ def summary_lines(doc: dict, unit: str, digits: int, show_all: bool) -> list[str
     lines.append(f"rating by the average cost per decision (in {name}): {bounds}, beginner "
                  "above; net: own less the other players'")
     return lines
+
+
+def chart_png(xs: list[float], ys: list[list[float]], names: list[str], turns: int,
+              title: str, ylabel: str, ylim: tuple[float, float] | None = None) -> bytes:
+    """Each player's value through the game (one step per card, roll and decision) as PNG
+    bytes, deterministic (no time stamp, no software tag)."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for name, series in zip(names, ys, strict=True):
+        ax.step(xs, series, where="post", label=name)
+    ax.set_xlim(0, turns)
+    ax.set_xlabel("turn (each step: a card or roll, a decision)")
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+        ax.axhline(sum(ylim) / 2, color="grey", linewidth=0.5)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()

@@ -123,3 +123,17 @@ def test_the_documented_example_is_the_example_file():
     assert "\n".join(lines) in doc
     players, variants, turns = parse_header(example.read_text(encoding="utf-8"))
     assert players == DUEL and not variants and len(turns) == 23
+
+
+def test_the_chart_ends_at_the_result(game, tables, tmp_path):
+    """The chart's series start at each player's start and end at the result."""
+    from solver.armada.review_cli import chart_series, review_png
+
+    for players in (SOLO, DUEL):
+        doc = _review(game, tables, players, 9, 0.3)
+        _, ys = chart_series(doc)
+        for row, series in zip(doc["summary"], ys, strict=True):
+            assert series[0] == pytest.approx(row["start"])
+            assert series[-1] == pytest.approx(row["result"], abs=1e-9)
+        png = review_png(doc)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and png == review_png(doc)

@@ -11,11 +11,14 @@ from solver.util import dumps_json
 @click.command()
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=True))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--plot", "plot_file", metavar="FILE.png", default=None,
+              help="Also draw each player's expected final score (one player) or margin "
+                   "(two) through the game as a PNG.")
 @click.option("--all", "show_all", is_flag=True,
               help="List every decision, not only those that cost something.")
 @click.option("--no-cache", is_flag=True,
               help="Solve the whole-game table again instead of using the cached one.")
-def review(record_file, as_json, show_all, no_cache) -> None:
+def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
     """Review a recorded Gold Armada game: the cost of every keep and take, the luck of
     every roll, each player's totals and a rating.
 
@@ -28,13 +31,15 @@ def review(record_file, as_json, show_all, no_cache) -> None:
     \b
     Example:
       treasure armada review models/armada/example-game.txt
-      treasure armada review game.txt --json
+      treasure armada review game.txt --json --plot game.png
     """
     from solver.armada.game import default_game
     from solver.armada.review import ArmadaReview, parse_header
     from solver.armada.tables import load_table
-    from solver.util import InputError, read_text
+    from solver.util import InputError, output_path, read_text
 
+    if plot_file is not None:
+        output_path(plot_file, "chart")
     text = read_text(record_file, "game record")
     try:
         players, variants, turns = parse_header(text)
@@ -44,6 +49,10 @@ def review(record_file, as_json, show_all, no_cache) -> None:
         doc = ArmadaReview(game, players, table).run(turns)
     except InputError as err:
         raise InputError(f"game record {record_file}: {err}") from None
+    if plot_file is not None:
+        from solver.util import write_output
+
+        write_output(plot_file, review_png(doc), "chart")
     if as_json:
         click.echo(dumps_json(doc), nl=False)
         return
@@ -67,3 +76,40 @@ def review_text(doc: dict, show_all: bool = False) -> str:
                        "rllrlrr").rstrip("\n"))
     lines += summary_lines(doc, "doubloons", 3, show_all)
     return "\n".join(lines) + "\n"
+
+
+def chart_series(doc: dict) -> tuple[list[float], list[list[float]]]:
+    """Per player, step by step: the score banked plus the value in play (one player), or
+    the margin banked plus the mover's value, from each player's side (two)."""
+    players = len(doc["players"])
+    xs: list[float] = []
+    ys: list[list[float]] = [[] for _ in range(players)]
+    banked = [0.0] * players
+    for turn, trace in zip(doc["turns"], doc["trace"], strict=True):
+        mover = turn["player"]
+        values = [value for _, value in trace["values"]]
+        for step, value in enumerate(values):
+            xs.append(turn["turn"] - 1 + step / len(values))
+            if players == 1:
+                ys[0].append(banked[0] + value)
+                continue
+            lead = banked[mover] - banked[1 - mover] + value
+            ys[mover].append(lead)
+            ys[1 - mover].append(-lead)
+        banked[mover] += turn["token"]
+    if xs:
+        xs.append(float(len(doc["turns"])))
+        for series in ys:
+            series.append(series[-1])
+    return xs, ys
+
+
+def review_png(doc: dict) -> bytes:
+    """The chart as PNG bytes (:func:`solver.review.chart_png`)."""
+    from solver.review import chart_png
+
+    xs, ys = chart_series(doc)
+    what = "score" if doc["objective"] == "solo" else "margin"
+    return chart_png(xs, ys, doc["players"], len(doc["turns"]),
+                     f"Gold Armada: expected final {what} through the game",
+                     f"{what} banked + the expected {what} to come")

@@ -1,5 +1,5 @@
 """``reports/armada/review/``: one seeded simulated two-player game on the shipped board, its
-record and its review (text and JSON), written by ``make solve`` so readers see what
+record, its review (text and JSON) and its chart, written by ``make solve`` so readers see what
 ``treasure armada review`` gives."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ PLAYERS = ("Anne", "Bruno")
 
 
 def write_review_example(out: Path) -> dict:
-    """Write ``out/review/``: ``game.txt``, ``review.txt``, ``review.json`` and a README with
-    the headline numbers; returns the review."""
+    """Write ``out/review/``: ``game.txt``, ``review.txt``, ``review.json``, ``review.png``
+    and a README with the headline numbers; returns the review."""
     from solver.armada.game import default_game
     from solver.armada.review import ArmadaReview, parse_header
-    from solver.armada.review_cli import review_text
+    from solver.armada.review_cli import review_png, review_text
     from solver.armada.review_sim import simulate_record
     from solver.armada.tables import load_table
-    from solver.util import atomic_write_text, dumps_json
+    from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
 
     game = default_game()
     table = load_table(game, "duel", show_progress=False)
@@ -30,6 +30,7 @@ def write_review_example(out: Path) -> dict:
     atomic_write_text(folder / "game.txt", text)
     atomic_write_text(folder / "review.txt", review_text(doc))
     atomic_write_text(folder / "review.json", dumps_json(doc))
+    atomic_write_bytes(folder / "review.png", review_png(doc))
     rows = [f"| {r['player']} | {r['start']:+.3f} | {r['luck']:+.3f} | {r['error']:.3f} | "
             f"{r['decisions']} | {r['rating']} | {r['result']:+g} |" for r in doc["summary"]]
     atomic_write_text(folder / "README.md", "\n".join([
@@ -44,11 +45,15 @@ def write_review_example(out: Path) -> dict:
         f"- [game.txt](game.txt): the record ({len(doc['turns'])} turns)",
         "- [review.txt](review.txt): `treasure armada review game.txt`",
         "- [review.json](review.json): `treasure armada review game.txt --json`",
+        "- [review.png](review.png): `--plot review.png`, each player's expected final "
+        "margin through the game",
         "",
         "| player | expected margin at the start | luck | error | decisions | rating | "
         "final margin |",
         "|---|---:|---:|---:|---:|---|---:|",
         *rows,
+        "",
+        "![Expected final margin through the game](review.png)",
         "",
     ]))
     return doc

@@ -4,8 +4,6 @@ plus the turn in play's expected points."""
 
 from __future__ import annotations
 
-import io
-
 
 def chart_series(doc: dict) -> tuple[list[float], list[list[float]], list[tuple[float, int]]]:
     """The chart's x positions, one y series per player and the x where each turn starts
@@ -36,32 +34,14 @@ def chart_series(doc: dict) -> tuple[list[float], list[list[float]], list[tuple[
 
 
 def review_png(doc: dict) -> bytes:
-    """The chart as PNG bytes (deterministic: no time stamp, no software tag)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """The chart as PNG bytes (:func:`solver.review.chart_png`)."""
+    from solver.review import chart_png
 
     xs, ys, _ = chart_series(doc)
-    win = doc["objective"] == "win"
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for name, series in zip(doc["players"], ys, strict=True):
-        ax.step(xs, series, where="post", label=name)
-    turns = len(doc["turns"])
-    ax.set_xlim(0, turns)
-    ax.set_xlabel("turn (each step: the card, a roll, a decision)")
-    if win:
-        ax.set_ylim(0, 1)
-        ax.axhline(0.5, color="grey", linewidth=0.5)
-        ax.set_ylabel("P(win) + 1/2 P(tie)")
-        title = f"Mille Sabords, target {doc['target']}: P(win) through the game"
-    else:
-        ax.set_ylabel("points banked + the turn's expected points")
-        title = "Mille Sabords: points through the turns"
-    ax.set_title(title)
-    ax.legend(loc="best")
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
-    plt.close(fig)
-    return buf.getvalue()
+    if doc["objective"] == "win":
+        return chart_png(xs, ys, doc["players"], len(doc["turns"]),
+                         f"Mille Sabords, target {doc['target']}: P(win) through the game",
+                         "P(win) + 1/2 P(tie)", (0.0, 1.0))
+    return chart_png(xs, ys, doc["players"], len(doc["turns"]),
+                     "Mille Sabords: points through the turns",
+                     "points banked + the turn's expected points")
