@@ -29,7 +29,7 @@ from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
 TARGET, OTHER_TARGETS = 6000, (5000, 8000)
 READINGS = ("endgame-new-final-round", "ties-extra-round", "nine-as-set", "score-floor-zero",
             "battle-bust-no-penalty", "battle-four-skulls-no-penalty", "keep-a-non-skull",
-            "card-skulls-threshold-only")
+            "card-skulls-threshold-only", "card-counts-as-kept-die", "battle-sabres-any-roll")
 DECISION_DICE = "CCCDMPXX"  # two skulls, 500 points showing with no card
 CHANGED = 1e-9  # a reading changes a decision where the default's play costs more P(win)
 # games per row of the deck simulation: a standard error of about 2.5e-4, so that an effect of
