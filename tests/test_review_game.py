@@ -125,3 +125,33 @@ def test_the_example_review_text_json_and_chart(source, capsys, tmp_path):
     assert [row["result"] for row in doc["summary"]] == [0.0, 1.0]
     assert doc["turns"][3]["end"] == "island" and doc["turns"][3]["opponents_lose"] == 700
     _identity(doc)
+
+
+SUDDEN_DEATH = """players Anne, Bruno
+target 500
+variant score-floor-zero
+
+Anne: gold CCDDMMPS, stop +600
+Bruno: diamond XXXXCDMP, CDXXXXXX, CXXXXXXX, island 700
+Anne: skulls-1 CDMPPSSX, reroll MP CDPSSSXX, bust
+Bruno: gold CCDDMMPS, stop +600
+"""
+
+
+def test_the_last_turn_and_the_race(source, capsys, tmp_path):
+    """Anne reaches the target, Bruno's Island on his last turn drops her below it (to zero:
+    the floor), and the race follows: Bruno's next stop at the target wins at once. A
+    decision of the race costs what `hold --sudden-death` says."""
+    doc = review_record(parse_record(SUDDEN_DEATH), source)
+    assert [t["phase"] for t in doc["turns"]] == ["normal", "last", "sudden-death",
+                                                    "sudden-death"]
+    assert doc["turns"][1]["scores_after"] == [0, 0] and doc["turns"][3]["result"] == [0, 1]
+    _identity(doc)
+    race = next(e for e in doc["events"] if e["kind"] == "decision" and e["turn"] == 3)
+    code, out, err = run(["sabords", "hold", "--card", "skulls-1", "--me", "0", "--opponent",
+                          "0", "--sudden-death", *GAME, "CDMPPSSX", "--json"], capsys)
+    assert code == 0, err
+    hold = json.loads(out)
+    assert race["best_value"] == hold["value"]
+    assert race["played_value"] == next(o["value"] for o in hold["options"]
+                                        if o.get("reroll") == "MP")
