@@ -84,6 +84,10 @@ HEADER_CASES = [
      ["unknown variant"]),
     ("players Anne\n# nothing played yet\n", ["has no turn"]),
     ("players Anne, Bruno\ntarget 550\n\nAnne: captain CCDMPSXX", ["bad target 550"]),
+    ("players Anne, Bruno\ntarget 500\nvariant ties-extra-round\n\nAnne: captain CCDMPSXX",
+     ["tie-break round"]),
+    ("players Anne\nvariant island-choose-dice\n\nAnne: captain XXXXCDMP, CDXXXXXX",
+     ["default reading only"]),
 ]
 
 
