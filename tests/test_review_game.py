@@ -155,3 +155,16 @@ def test_the_last_turn_and_the_race(source, capsys, tmp_path):
     assert race["best_value"] == hold["value"]
     assert race["played_value"] == next(o["value"] for o in hold["options"]
                                         if o.get("reroll") == "MP")
+
+
+def test_accepting_the_third_skull_under_sorceress_saves_bust():
+    """With the Sorceress unused, a third skull is live under sorceress-saves-bust: the
+    record may write the turn's end as a bust (stopping there is accepting it), at the cost
+    of not freeing a skull."""
+    text = ("players Anne\nvariant sorceress-saves-bust\n\n"
+            "Anne: sorceress CCDMPXXX, bust\nAnne: sorceress CCDMPXXX, stop\n")
+    doc = review_record(parse_record(text))
+    assert [t["end"] for t in doc["turns"]] == ["bust", "bust"]
+    first, second = (e for e in doc["events"] if e["kind"] == "decision")
+    assert first["played"] == "stop" and first["cost"] == second["cost"] > 0
+    assert first["best"].startswith("reroll") and "X" in first["best"]

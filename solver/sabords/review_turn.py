@@ -119,7 +119,7 @@ class TurnReplay:
             self._landed(mode, pos, number - 1)
             mode, pos = self._reroll(mode, pos, steps[number - 2].roll, step, number)
         self._landed(mode, pos, len(steps))
-        return self._end(mode, pos, steps[-1])
+        return self._end(mode, pos)
 
     def _landed(self, mode: int, pos: int, roll: int) -> None:
         """The dice of roll ``roll`` show at ``(mode, pos)``: their value, once."""
@@ -242,17 +242,20 @@ class TurnReplay:
         self.review.trace.append((f"plays {played}", value))
         self.value = value
 
-    def _end(self, mode: int, pos: int, last_step) -> TurnReview:
+    def _end(self, mode: int, pos: int) -> TurnReview:
         counts = self.space.counts[self.space.full[pos]].astype(int)
         written = self.turn.end
         steps = len(self.turn.steps)
         if self.problem.live[mode, pos]:
-            if written in ("bust", "island"):
+            out = int(self.om.stop_out[mode, pos])
+            # (sorceress-saves-bust) the third skull with the Sorceress unused: stopping is
+            # accepting the bust, which the record may call one
+            accepts = out == int(self.om.end_out[mode, pos])
+            if written == "island" or written == "bust" and not accepts:
                 raise self._fail(steps, f"{self._dice(counts)} is not {written}: the turn "
                                  "can stop here")
-            out = int(self.om.stop_out[mode, pos])
             self._decide(mode, pos, "stop", float(self.pay[out]), steps)
-            end = "stop"
+            end = "bust" if accepts else "stop"
         else:
             if written == "stop" or written == "island":
                 raise self._fail(steps, f"{self._dice(counts)} is bust ({int(counts[self.skull])}"
