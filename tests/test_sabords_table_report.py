@@ -63,3 +63,26 @@ def test_the_shipped_table_answers_as_the_solve_did(written) -> None:
     assert headline(shipped) == headline(solved) | {"solve": headline(shipped)["solve"]}
     assert headline(shipped)["seat_wins"] == summary["three_players_exact"]["seat_wins"]
     assert shipped_solution(TableSpec.of(RULES, 3, 400), proofs_dir=root) is None
+
+
+def test_each_three_player_reading_is_its_own_solve(written) -> None:
+    """The readings section: each reading's seats are those of its own table, solved here
+    again, and sum to 1; first-to-target-wins has normal play only."""
+    from solver.sabords.table.equilibrium import solve_table
+    from solver.sabords.table.readings import READINGS
+
+    root, summary = written
+    readings = summary["three_player_readings"]
+    assert list(readings) == list(READINGS)
+    base = summary["three_players_exact"]["seat_wins"]
+    for r in readings.values():
+        assert sum(r["seat_wins"]) == pytest.approx(1, abs=1e-12)
+        assert r["delta"] == pytest.approx([w - b for w, b in zip(r["seat_wins"], base,
+                                                                   strict=True)], abs=1e-15)
+    first = TableSpec.of(load_rules(("score-floor-zero", "first-to-target-wins")).with_dice(3),
+                         3, 500)
+    solved = solve_table(first)
+    assert readings["first-to-target-wins"]["seat_wins"] == solved.wins("normal", [0, 0, 0]
+                                                                         ).tolist()
+    assert readings["first-to-target-wins"]["states"] == 5 ** 3
+    assert "`first-to-target-wins` | 125 |" in (root / "table.md").read_text(encoding="utf-8")

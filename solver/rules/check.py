@@ -39,20 +39,32 @@ def load_research(path: Path = RESEARCH_FILE) -> list[str] | None:
 
 
 def game_readings(game: str, reports_dir: Path = REPORTS_DIR) -> dict:
-    """The whole-game solver's measured readings (``reports/<game>/game.json``), or {}.
+    """The whole-game solver's measured readings (``reports/<game>/game.json``, with the
+    ``verifier_readings`` of the whole table's ``table.json``: readings that arise only with
+    three or more players), or {}.
 
     Shape: ``{"target": 6000, "first_player_wins": p, "readings": {name: {"first_player_wins",
     "delta", "decisions_changed", "decisions_total", "unit"}}}`` (decisions ``None`` where
     the states differ, as between targets); an absent file or reading
     is "not measured"."""
-    path = reports_dir / find_game(game).folder / "game.json"
+    folder = reports_dir / find_game(game).folder
+    doc = _json_or_empty(folder / "game.json")
+    if not isinstance(doc.get("readings"), dict):
+        return {}
+    table = _json_or_empty(folder / "table.json").get("verifier_readings")
+    if isinstance(table, dict):  # readings only a table of three or more players shows
+        doc = {**doc, "readings": {**table, **doc["readings"]}}
+    return doc
+
+
+def _json_or_empty(path: Path) -> dict:
     if not path.is_file():
         return {}
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except ValueError:
         return {}
-    return doc if isinstance(doc.get("readings"), dict) else {}
+    return doc if isinstance(doc, dict) else {}
 
 
 def check_editions(game: str, models_dir: Path = MODELS_DIR, seeds_dir: Path = SEEDS_DIR,

@@ -47,6 +47,17 @@ def _log(text: str) -> None:
     print(f"  [sabords game] {text}", file=sys.stderr, flush=True)
 
 
+def _first_to_target(default: GameTable) -> dict:
+    """The reading ``first-to-target-wins`` for two players, with no solve of its own: the
+    default game's race phase (the first to end a turn at or above the target wins at once)
+    is that game, from 0-0 (tests/test_sabords_table.py solves the variant itself with the
+    whole-table solver and compares every state)."""
+    value = default.win(0, 0, "sudden-death")
+    return {"first_player_wins": value, "delta": value - default.first_player_wins,
+            "decisions_changed": None, "decisions_total": None, "largest_cost": None,
+            "cost_at_opening": None, "unit": "P(first player wins)"}
+
+
 def _policy_cost(base: GameTable, other: GameTable) -> dict:
     """What playing ``base``'s optimal turns costs under ``other``'s reading, in the normal
     phase, over the score pairs both tables hold: per pair, ``other``'s value minus the value
@@ -241,6 +252,7 @@ def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
                           "delta": table.first_player_wins - default.first_player_wins,
                           **_policy_cost(default, table), "unit": "P(first player wins)"}
         del table
+    readings["first-to-target-wins"] = _first_to_target(default)
     for other in others:
         readings[f"target-{other}"] = {
             "first_player_wins": heads[other]["first_player_wins"],
@@ -344,7 +356,9 @@ def _markdown(s: dict, grids: dict) -> str:
         "changed*: score pairs of the normal phase (of those both tables hold) at which "
         "playing the default reading's turns under this reading costs more than "
         f"{CHANGED:g} P(win); *cost*: the most it costs at one pair, and at 0 to 0 (0 where "
-        "it is below that).",
+        "it is below that). `first-to-target-wins` needs no solve of its own: the default "
+        "game's race phase (after a drop below the target, the first to end a turn at or "
+        "above it wins at once) is that game, read at 0 to 0.",
         "",
         "| reading | P(first player wins) | change | decisions changed | largest cost | "
         "cost at 0 to 0 |",

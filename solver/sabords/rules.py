@@ -86,6 +86,7 @@ class Rules:
     deck: tuple[tuple[str, int], ...] = ()
     variants: tuple[str, ...] = ()
     last_round: str = "one-more-turn-each"
+    trigger_drop: str = "highest-wins"
     # later readings: defaults that keep the earlier behaviour (and the digest of every
     # earlier reading)
     card_counts_as_kept_die: bool = False
@@ -227,6 +228,7 @@ def _load(variants: tuple[str, ...]) -> Rules:
         max_players=game["max_players"],
         score_floor=game["score_floor"],
         last_round=game["last_round"],
+        trigger_drop=game["trigger_drop"],
         cards=cards,
         deck=deck,
         variants=variants,

@@ -21,6 +21,7 @@ import numpy as np
 from solver.sabords.game import GameSpec, GameTable, load_game, with_play
 from solver.sabords.rules import load_rules
 from solver.sabords.table.equilibrium import TableSolution, TableSolver, regret
+from solver.sabords.table.readings import PLAY_ON, play_on, three_player_readings
 from solver.sabords.table.rule import RULE, RULE_TITLE, against_exact, at_table
 from solver.sabords.table.states import NORMAL, Layout, TableSpec
 from solver.util import atomic_write_text, dumps_json
@@ -55,11 +56,20 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
     for players in (3, 4, 5):
         _log(f"the rule at {players} players, target {headline.spec.target}")
         tables[str(players)] = at_table(headline, players, games, RULE_SEED + players)
+    readings = three_player_readings(small, solution)
+    disputes = {}
+    for players in (3, 4, 5):
+        _log(f"{PLAY_ON} at {players} players, target {headline.spec.target}")
+        disputes[str(players)] = play_on(headline.spec.rules, players, games,
+                                         RULE_SEED + 10 + players)
     summary = {
         "two_players": {"target": headline.spec.target, "exact": True,
                         "seat_wins": headline.headline()["seat_wins"],
                         "points_play": headline.headline()["points_play"]["seat_wins"]},
         "three_players_exact": _exact_summary(solution, two),
+        "three_player_readings": readings,
+        "play_on": disputes,
+        "verifier_readings": {PLAY_ON: _play_on_entry(disputes["3"])},
         "rule": {"name": RULE, "title": RULE_TITLE, "against_exact": versus,
                  "at_table": tables},
     }
@@ -70,6 +80,16 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
     atomic_write_text(proofs / "sabords" / PROOF.format(target=small.game.target),
                       _proof(solution))
     return summary
+
+
+def _play_on_entry(measured: dict) -> dict:
+    """The verifier's line for play-on (reports/rules, through solver.rules.check): the share
+    of three-player games whose result the reading changes."""
+    return {"first_player_wins": measured["changed"], "delta": measured["changed"],
+            "decisions_changed": None, "decisions_total": None,
+            "unit": f"share of {measured['players']}-player games whose result changes "
+                    f"(points play, target {measured['target']}, {measured['games']:,} "
+                    f"simulated games, standard error {measured['changed_error']:.1e})"}
 
 
 def _exact_summary(solution: TableSolution, two: GameTable) -> dict:
@@ -219,6 +239,40 @@ def _markdown(s: dict) -> str:
            + ", ".join(f"{c['phase']} {','.join(map(str, c['scores']))}"
                        for c in ex["cycling"])),
     ]
+    lines += [
+        "",
+        f"### The game-level readings at three players (exact, target {ex['target']}, floor 0)",
+        "",
+        "Each reading solved as its own table, to the same certificate; the change is from "
+        "the default's seats above.",
+        "",
+        "| reading | states | seats' P(win) | change | regret |",
+        "|---|---:|---|---|---:|",
+    ]
+    for name, r in s.get("three_player_readings", {}).items():
+        pure = "" if r["converged"] else " (not settled)"
+        lines.append(f"| `{name}` | {r['states']:,} | {_seats(r['seat_wins'])} | "
+                     + " / ".join(f"{d:+.4f}" for d in r["delta"])
+                     + f" | {r['regret']:.1e}{pure} |")
+    lines += [
+        "",
+        f"### `{PLAY_ON}`: when the trigger player drops while another is above the target",
+        "",
+        "The table's states cannot hold it (a player above the target in the race), so it is "
+        "measured by seeded simulation of points players at the headline's target: a game "
+        "reaches a *disputed* position when the last round ends with the trigger player "
+        "below the target and another player at or above it; by default the highest wins "
+        "there, under this reading play goes on. Each disputed game is played on once "
+        "(solver/sabords/table/readings.py); *changed* is the share of all games whose "
+        "result moves (1 for another winner, a part for a tie's shares).",
+        "",
+        "| players | games | disputed (± se) | changed (± se) |",
+        "|---:|---:|---:|---:|",
+    ]
+    for players, m in sorted(s.get("play_on", {}).items()):
+        lines.append(f"| {players} | {m['games']:,} | {m['disputed']:.5f} ± "
+                     f"{m['disputed_error']:.5f} | {m['changed']:.5f} ± "
+                     f"{m['changed_error']:.5f} |")
     lines += [
         "",
         "![my P(win) over the other two scores](table-slice.png)",

@@ -50,6 +50,8 @@ class Simulated:
     error: np.ndarray
     games: int
     turns: float  # turns per game, on average
+    results: np.ndarray | None = None  # (games, players): each game's result by seat
+    disputed: np.ndarray | None = None  # see simulate(): the scores, from the trigger
 
     def as_dict(self) -> dict:
         return {"seat_wins": self.mean.tolist(), "standard_errors": self.error.tolist(),
@@ -58,13 +60,19 @@ class Simulated:
 
 def simulate(deck: DeckTurns, players: int, top: int, low: int, ends: EndRules,
              seats: Sequence[Play], games: int, seed: int,
-             start: tuple[int, Sequence[int]] | None = None) -> Simulated:
+             start: tuple[int, Sequence] | None = None) -> Simulated:
     """``games`` whole games, seat ``i`` (seat 1 moves first) playing ``seats[i]``; scores in
     units. From the opening, or from ``start = (phase code, scores)``, seat 1 to move and the
-    scores listed by seat. Seeded: the same call gives the same numbers."""
+    scores listed by seat (one list for every game, or one per game). Seeded: the same call
+    gives the same numbers. The result also lists every game's result by seat and the
+    *disputed* positions: where the final round ended with the trigger player below the target
+    and another player at or above it (the readings of ``trigger_drop`` disagree there), the
+    scores then, listed from the trigger (who moves next)."""
     rng = np.random.default_rng(seed)
     kind0, scores0 = (0, [0] * players) if start is None else start
-    scores = np.tile(np.asarray(scores0, dtype=np.int64), (games, 1))  # by seat
+    scores = np.asarray(scores0, dtype=np.int64)
+    scores = scores.copy() if scores.ndim == 2 else np.tile(scores, (games, 1))  # by seat
+    disputed = []
     mover = np.zeros(games, dtype=np.int64)
     kind = np.full(games, kind0, dtype=np.int64)
     result = np.zeros((games, players))
@@ -90,6 +98,9 @@ def simulate(deck: DeckTurns, players: int, top: int, low: int, ends: EndRules,
                                         deck.loss[drawn][:, None], deck.win[drawn][:, None],
                                         low, top, ends)
         nxt, after, winners = nxt[:, 0], after[:, 0], winners[:, 0]
+        here = ((kind[live] == 1) & (after[:, 0] < top) & (after.max(axis=1) >= top)
+                & ~deck.win[drawn].astype(bool))
+        disputed.append(after[here])
         turns += len(live)
         scores[live[:, None], np.roll(seat_of, -1, axis=1)] = after
         over = nxt == ENDED
@@ -101,8 +112,10 @@ def simulate(deck: DeckTurns, players: int, top: int, low: int, ends: EndRules,
     else:
         raise RuntimeError(f"a simulated game went on for {MAX_TURNS} turns")
     mean = result.mean(axis=0)
-    error = result.std(axis=0, ddof=1) / np.sqrt(games)
-    return Simulated(mean, error, games, turns / games)
+    error = (result.std(axis=0, ddof=1) / np.sqrt(games) if games > 1
+             else np.full(players, np.nan))  # one game: no standard error
+    return Simulated(mean, error, games, turns / games, result,
+                     np.concatenate(disputed) if disputed else np.zeros((0, players), int))
 
 
 def seat_values(layout: Layout, succ: np.ndarray, order: np.ndarray,

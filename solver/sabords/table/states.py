@@ -100,6 +100,10 @@ class Layout:
         span, wide = self.top - self.low, self.high - self.low + 1
         n = self.players
         self.ends = EndRules.of(spec.rules)
+        if self.ends.play_on:
+            raise InputError("play-on-until-reached-again keeps players above the target in "
+                             "the race, which the table's states do not hold; it is measured "
+                             "by simulation (reports/sabords/table.md)")
         names = [RACE] if self.ends.race and not self.ends.first_to_target else []
         if not self.ends.first_to_target:  # else reaching the target ends the game at once
             names += [final(k) for k in range(1, n)]
@@ -200,16 +204,19 @@ ENDED = -1  # turn_ends' code for a game that is over
 
 
 class EndRules(NamedTuple):
-    """The readings of the game's end that :func:`turn_ends` plays (rules.toml's ``endgame``
-    and ``last_round``)."""
+    """The readings of the game's end that :func:`turn_ends` plays (rules.toml's ``endgame``,
+    ``last_round`` and ``trigger_drop``)."""
 
     race: bool  # a drop below the target after the last round starts the race (else normal play)
     first_to_target: bool  # the first to end a turn at the target wins at once: no last round
+    play_on: bool = False  # a trigger player below the target after the last round: play goes
+    # on even if another player is above it (else the highest score wins)
 
     @staticmethod
     def of(rules: Rules) -> EndRules:
         return EndRules(rules.endgame == "race-wins-at-once",
-                        rules.last_round == "first-to-target-wins")
+                        rules.last_round == "first-to-target-wins",
+                        rules.trigger_drop == "play-on")
 
 
 def turn_ends(kind: np.ndarray, scores: np.ndarray, own, loss, win, low: int, top: int,
@@ -222,9 +229,9 @@ def turn_ends(kind: np.ndarray, scores: np.ndarray, own, loss, win, low: int, to
     from; ties share). The rules of the game's end, written once for the table and the
     simulations (``ends``): reaching the target in normal play starts the final round, in which
     every other player has one last turn (under ``first_to_target``, it wins at once); then
-    the highest score wins, or, if everyone is below the target, the race (``race``; else
-    normal play) goes on with the trigger to move; in the race the first to end a turn at or
-    above the target wins."""
+    the highest score wins, or, if everyone is below the target (under ``play_on``: if the
+    trigger player is), the race (``race``; else normal play) goes on with the trigger to
+    move; in the race the first to end a turn at or above the target wins."""
     scores = np.atleast_2d(scores)
     players = scores.shape[1]
     own, loss, win = (np.broadcast_to(np.atleast_1d(x), (len(scores), np.shape(x)[-1]))
@@ -238,7 +245,8 @@ def turn_ends(kind: np.ndarray, scores: np.ndarray, own, loss, win, low: int, to
     best = after.max(axis=2)
     tied = np.roll(after == best[..., None], 1, axis=2)  # by position before the turn
     mask = (tied * (1 << np.arange(players))).sum(axis=2)
-    resolved = (kind == 1) & (best >= top)
+    decider = after[..., 0] if ends.play_on else best  # the trigger moves next: position 0
+    resolved = (kind == 1) & (decider >= top)
     nxt = np.where((kind == 1) & ~resolved, players if ends.race else 0, nxt)
     in_race = (kind == players) | ((kind == 0) & ends.first_to_target)
     nxt = np.where(in_race, np.where(reached, ENDED, kind), nxt)
