@@ -10,6 +10,11 @@ A game's review (:mod:`solver.sabords.review`, :mod:`solver.armada.review`) list
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from solver.util import InputError
+
 # Average cost per decision (a decision: a position with two options or more) below which a
 # player gets each word, per unit: P(win), points (Mille Sabords turn by turn), doubloons
 # (Gold Armada).
@@ -23,6 +28,16 @@ RATINGS = {
 }
 LARGEST = 3  # mistakes listed per player
 EPS = 1e-9  # a cost below this is rounding, not a mistake
+
+
+@contextmanager
+def naming_record(name: str | None) -> Iterator[None]:
+    """Bad input inside is said of the record: ``game record FILE: ...`` (the command line,
+    naming its file), or ``game record: ...`` (the API, which has no file name)."""
+    try:
+        yield
+    except InputError as err:
+        raise InputError(f"game record{f' {name}' if name else ''}: {err}") from None
 
 
 def rating(average: float, unit: str) -> str:

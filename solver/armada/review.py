@@ -19,6 +19,7 @@ The record (documented in ``models/armada/record.md``)::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -65,6 +66,22 @@ def parse_header(text: str) -> tuple[tuple[str, ...], list[str], list[tuple[int,
         raise InputError("the record has no turn: write one line per turn, e.g. "
                          "'Anne: BBOPA, keep BB BBBOA, BBBAA, take full-house'")
     return players, variants, turns
+
+
+def review_answer(text: str, table_source: Callable[[Game, str], np.ndarray],
+                  name: str | None = None) -> dict:
+    """The review of the record ``text``, what ``treasure armada review FILE --json`` prints
+    and ``POST /api/armada/review`` answers: on the shipped board, one player in the solo
+    table, two in the duel table (``table_source(game, objective)``: the caller's source of
+    tables); bad input is one line naming the record (``name``: its file, if any)."""
+    from solver.armada.game import default_game
+    from solver.review import naming_record
+
+    with naming_record(name):
+        players, variants, turns = parse_header(text)
+        game = default_game(tuple(variants))
+        table = table_source(game, "solo" if len(players) == 1 else "duel")
+        return ArmadaReview(game, players, table).run(turns)
 
 
 class ArmadaReview:

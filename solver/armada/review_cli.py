@@ -33,22 +33,15 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
       treasure armada review models/armada/example-game.txt
       treasure armada review game.txt --json --plot game.png
     """
-    from solver.armada.game import default_game
-    from solver.armada.review import ArmadaReview, parse_header
+    from solver.armada.review import review_answer
     from solver.armada.tables import load_table
-    from solver.util import InputError, output_path, read_text
+    from solver.util import output_path, read_text
 
     if plot_file is not None:
         output_path(plot_file, "chart")
     text = read_text(record_file, "game record")
-    try:
-        players, variants, turns = parse_header(text)
-        game = default_game(tuple(variants))
-        objective = "solo" if len(players) == 1 else "duel"
-        table = load_table(game, objective, use_cache=not no_cache)
-        doc = ArmadaReview(game, players, table).run(turns)
-    except InputError as err:
-        raise InputError(f"game record {record_file}: {err}") from None
+    doc = review_answer(text, lambda game, objective: load_table(
+        game, objective, use_cache=not no_cache), record_file)
     if plot_file is not None:
         from solver.util import write_output
 

@@ -24,7 +24,7 @@ from functools import cache
 
 import numpy as np
 
-from solver.sabords.record import GameRecord
+from solver.sabords.record import GameRecord, parse_record
 from solver.sabords.review_turn import TurnReplay
 from solver.sabords.turn_lanes import UNIT
 from solver.util import InputError
@@ -40,6 +40,16 @@ class Position:
     over: bool = False
     result: tuple[float, float] | None = None
     value: float = 0.0  # the mover's value here (the game's result once over)
+
+
+def review_answer(text: str, table_source: Callable, name: str | None = None) -> dict:
+    """The review of the record ``text``, what ``treasure sabords review FILE --json`` prints
+    and ``POST /api/sabords/review`` answers (``table_source``: the caller's source of game
+    tables); bad input is one line naming the record (``name``: its file, if any)."""
+    from solver.review import naming_record
+
+    with naming_record(name):
+        return review_record(parse_record(text), table_source)
 
 
 def review_record(record: GameRecord, table_source: Callable | None = None) -> dict:

@@ -33,17 +33,13 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
       treasure sabords review game.txt --json --plot game.png
     """
     from solver.sabords.game_cli import game_table
-    from solver.sabords.record import parse_record
-    from solver.sabords.review import review_record
-    from solver.util import InputError, output_path, read_text
+    from solver.sabords.review import review_answer
+    from solver.util import output_path, read_text
 
     if plot_file is not None:
         output_path(plot_file, "chart")
     text = read_text(record_file, "game record")
-    try:
-        doc = review_record(parse_record(text), game_table(use_cache=not no_cache))
-    except InputError as err:
-        raise InputError(f"game record {record_file}: {err}") from None
+    doc = review_answer(text, game_table(use_cache=not no_cache), record_file)
     if plot_file is not None:
         from solver.sabords.review_plot import review_png
         from solver.util import write_output

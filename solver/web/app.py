@@ -24,7 +24,7 @@ from solver.util import PROOFS_DIR, REPORTS_DIR, InputError, dumps_json
 from solver.web import errors
 from solver.web.answers import Answers
 from solver.web.builds import Builds
-from solver.web.models import ArmadaHold, SabordsGame, SabordsHold
+from solver.web.models import ArmadaHold, Review, SabordsGame, SabordsHold
 from solver.web.options import options
 from solver.web.tables import GameTables, PlayTables, WholeTables, armada_ready
 
@@ -120,6 +120,12 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
             variants=query.variants, scores=query.scores_text(), trigger=query.trigger,
             race=query.race, whole=whole_tables))))
 
+    @app.post("/api/sabords/review")
+    def sabords_review(query: Review) -> Response:
+        from solver.sabords.review import review_answer
+
+        return _json(review_answer(query.record, game_tables))
+
     @app.get("/reports/sabords/table.md")
     def whole_table_report() -> Response:
         """The whole table's report (``make solve``), which the page links for the rule's
@@ -144,6 +150,17 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
         armada_ready(builds, game, objective)
         return _json(answers.body("armada/hold", query, lambda: hold(
             game, query.board_state, query.rolls_left, query.dice, objective)))
+
+    @app.post("/api/armada/review")
+    def armada_review(query: Review) -> Response:
+        from solver.armada.review import review_answer
+        from solver.armada.tables import load_table
+
+        def table(game, objective: str):
+            armada_ready(builds, game, objective)
+            return load_table(game, objective, show_progress=False)
+
+        return _json(review_answer(query.record, table))
 
     if STATIC_DIR.is_dir():
         app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="pages")

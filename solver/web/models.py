@@ -22,6 +22,8 @@ MAX_TEXT = 100  # the longest string any field takes (a dice string in words is 
 NAME = 60  # a card, variant or objective name (the longest is under 40)
 MAX_PLAYERS = 5  # the most scores a position lists (the box: 2 to 5 players)
 MAX_SCORE = 100_000  # no score echoed back is longer than this
+MAX_RECORD = 60_000  # a game record's characters (a 40-turn game is about 3,000)
+LINES = "\n\r\t"  # the control characters a game record may hold
 
 
 def _names():
@@ -29,13 +31,14 @@ def _names():
     return Field(default_factory=list, max_length=20)
 
 
-def control_character(value: Any) -> str | None:
-    """The first control character (Unicode category Cc: NUL, tab, newline, DEL...) in a
-    string or in the strings of a list, else None."""
+def control_character(value: Any, allowed: str = "") -> str | None:
+    """The first control character (Unicode category Cc: NUL, tab, newline, DEL...) not in
+    ``allowed`` in a string or in the strings of a list, else None."""
     texts = value if isinstance(value, list) else [value]
     for text in texts:
         if isinstance(text, str):
-            bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+            bad = next((c for c in text if unicodedata.category(c) == "Cc"
+                        and c not in allowed), None)
             if bad is not None:
                 return bad
     return None
@@ -136,3 +139,18 @@ class ArmadaHold(Query):
     objective: str = Field(default="solo", max_length=NAME)
     variants: list[str] = _names()
     all: bool = True  # the JSON always lists every option, as the CLI's --json does
+
+
+class Review(Query):
+    """``treasure sabords review FILE`` or ``treasure armada review FILE``: the record is
+    the file's text (lines, tabs and all)."""
+
+    record: str = Field(max_length=MAX_RECORD)
+
+    @field_validator("*")
+    @classmethod
+    def _no_control_characters(cls, value: Any) -> Any:
+        bad = control_character(value, LINES)
+        if bad is not None:
+            raise ValueError(f"control character {bad!r} not allowed")
+        return value

@@ -1,0 +1,106 @@
+"""The game review through the API (issue 38): ``POST /api/sabords/review`` and
+``/api/armada/review`` answer byte for byte what ``treasure GAME review FILE --json`` prints
+for the same record, and a malformed record is the command line's one line (without the file
+name) as a 422. Small games: Mille Sabords at target 500 with scores floored at zero, Gold
+Armada on a reduced board (four piers, two skulls) for the CLI and the API alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.web.errors import one_line
+from tests.cli_helpers import run
+from tests.test_web_api import client, small_games, wait_until_ready  # noqa: F401 (fixtures)
+
+SABORDS_RECORD = """# a short game: Anne reaches the target, Bruno's last turn falls short
+players Anne, Bruno
+target 500
+variant score-floor-zero
+
+Anne: captain CCDMPSXX, CCDSXXCC
+Bruno: gold CDMPPSXX, reroll MPPS CCDDMSXX, stop +600
+"""
+BAD_SABORDS = [
+    ("Anne: captian CCDMPSXX", "turn 1 (line 6): unknown card 'captian'"),
+    ("Anne: captain CCDMPSXX, reroll S CCDMPDXX", "turn 1 (line 6), roll 2: rerolls 1 die"),
+    ("Anne: captain CCCDDSXX, stop +1000", "the score does not add up"),
+]
+PIERS = ["barrels", "parrots", "three-of-a-kind", "full-house"]
+
+
+def check_same(client, game: str, text: str, tmp_path, capsys) -> dict:  # noqa: F811
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run([game, "review", str(path), "--json"], capsys)
+    assert code == 0, err
+    response = wait_until_ready(client, f"/api/{game}/review", {"record": text})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.text == out
+    return response.json()
+
+
+def check_bad(client, game: str, text: str, words: str, tmp_path, capsys) -> None:  # noqa: F811
+    """The CLI's error, ``game record FILE: ...``, is the API's ``game record: ...`` (cut
+at the API's 300 characters)."""
+    path = tmp_path / "bad.txt"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run([game, "review", str(path), "--json"], capsys)
+    assert (code, out) == (2, "") and err.startswith(f"error: game record {path}: ")
+    line = err.removeprefix(f"error: game record {path}: ").rstrip("\n")
+    assert words in line and "\n" not in line
+    response = wait_until_ready(client, f"/api/{game}/review", {"record": text})
+    assert response.status_code == 422
+    assert response.json() == {"detail": one_line(f"game record: {line}")}  # 300 at most
+
+
+def test_sabords_review_is_the_cli_json(client, tmp_path, capsys):  # noqa: F811
+    doc = check_same(client, "sabords", SABORDS_RECORD, tmp_path, capsys)
+    assert [row["result"] for row in doc["summary"]] == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("line,words", BAD_SABORDS)
+def test_a_bad_sabords_record_is_the_cli_line(client, tmp_path, capsys, line, words):  # noqa: F811
+    head = SABORDS_RECORD.split("\n\n")[0]
+    check_bad(client, "sabords", f"{head}\n\n{line}\n", words, tmp_path, capsys)
+
+
+@pytest.fixture
+def reduced_armada(monkeypatch):
+    """The review's board (``default_game``) reduced, for the CLI and the API alike; the
+    duel table and a seeded game on it."""
+    from solver.armada import game as game_module
+    from solver.armada.review_sim import simulate_record
+    from solver.armada.tables import load_table
+
+    game = game_module.default_game().reduced(piers=PIERS, skulls=2)
+    monkeypatch.setattr(game_module, "default_game", lambda variants=(): game)
+    return simulate_record(game, ("Anne", "Bruno"), load_table(game, "duel"), 5, 0.4)
+
+
+def test_armada_review_is_the_cli_json(client, tmp_path, capsys, reduced_armada):  # noqa: F811
+    doc = check_same(client, "armada", reduced_armada, tmp_path, capsys)
+    assert doc["objective"] == "duel" and doc["summary"][0]["finished"]
+    first = next(line for line in reduced_armada.splitlines() if line.startswith("Anne:"))
+    broken = reduced_armada.replace(first, first.replace("take ", "take treasure ", 1), 1)
+    check_bad(client, "armada", broken, "unknown pier 'treasure", tmp_path, capsys)
+
+
+@pytest.mark.parametrize("body,words", [
+    ({}, "record: required field missing"),
+    ({"record": 5}, "record: Input should be a valid string"),
+    ({"record": "players A\x00"}, "record: control character"),
+    ({"record": "x" * 60_001}, "record: String should have at most 60000 characters"),
+    ({"record": "", "target": 500}, "target: unknown field"),
+])
+def test_a_malformed_request_is_a_one_line_422(client, body, words):  # noqa: F811
+    for game in ("sabords", "armada"):
+        response = client.post(f"/api/{game}/review", json=body)
+        assert response.status_code == 422 and words in response.json()["detail"], response.text
+
+
+def test_a_record_keeps_its_lines_and_tabs(client, tmp_path, capsys):  # noqa: F811
+    """Newlines (CRLF too) and tabs are the record's own, not refused as control
+    characters."""
+    text = SABORDS_RECORD.replace("\n", "\r\n").replace("Anne: ", "Anne:\t")
+    check_same(client, "sabords", text, tmp_path, capsys)
