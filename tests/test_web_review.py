@@ -1,13 +1,17 @@
 """The game review through the API (issue 38): ``POST /api/sabords/review`` and
 ``/api/armada/review`` answer byte for byte what ``treasure GAME review FILE --json`` prints
 for the same record, and a malformed record is the command line's one line (without the file
-name) as a 422. Small games: Mille Sabords at target 500 with scores floored at zero, Gold
-Armada on a reduced board (four piers, two skulls) for the CLI and the API alike."""
+name) as a 422; ``/review/chart`` is the CLI's chart series. Small games: Mille Sabords at
+target 500 with scores floored at zero, Gold Armada on a reduced board (four piers, two
+skulls) for the CLI and the API alike."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from solver.util import dumps_json
 from solver.web.errors import one_line
 from tests.cli_helpers import run
 from tests.test_web_api import client, small_games, wait_until_ready  # noqa: F401 (fixtures)
@@ -37,7 +41,23 @@ def check_same(client, game: str, text: str, tmp_path, capsys) -> dict:  # noqa:
     assert response.status_code == 200, response.text
     assert response.headers["content-type"] == "application/json"
     assert response.text == out
-    return response.json()
+    doc = response.json()
+    chart = client.post(f"/api/{game}/review/chart", json={"record": text})
+    assert chart.status_code == 200, chart.text
+    assert chart.json() == json.loads(dumps_json(expected_chart(game, doc)))
+    return doc
+
+
+def expected_chart(game: str, doc: dict) -> dict:
+    """The chart the page draws: the series the CLI's ``--plot`` draws."""
+    if game == "sabords":
+        from solver.sabords.review_plot import chart_series
+    else:
+        from solver.armada.review_cli import chart_series
+    xs, ys = chart_series(doc)[:2]
+    assert len(ys) == len(doc["players"]) and all(len(y) == len(xs) for y in ys)
+    return {"players": doc["players"], "turns": len(doc["turns"]), "x": xs, "series": ys,
+            "range": [0.0, 1.0] if doc["objective"] == "win" else None}
 
 
 def check_bad(client, game: str, text: str, words: str, tmp_path, capsys) -> None:  # noqa: F811
@@ -94,8 +114,9 @@ def test_armada_review_is_the_cli_json(client, tmp_path, capsys, reduced_armada)
     ({"record": "", "target": 500}, "target: unknown field"),
 ])
 def test_a_malformed_request_is_a_one_line_422(client, body, words):  # noqa: F811
-    for game in ("sabords", "armada"):
-        response = client.post(f"/api/{game}/review", json=body)
+    for url in ("sabords/review", "armada/review", "sabords/review/chart",
+                "armada/review/chart"):
+        response = client.post(f"/api/{url}", json=body)
         assert response.status_code == 422 and words in response.json()["detail"], response.text
 
 

@@ -24,7 +24,7 @@ from solver.util import PROOFS_DIR, REPORTS_DIR, InputError, dumps_json
 from solver.web import errors
 from solver.web.answers import Answers
 from solver.web.builds import Builds
-from solver.web.models import ArmadaHold, Review, SabordsGame, SabordsHold
+from solver.web.models import ArmadaHold, SabordsGame, SabordsHold
 from solver.web.options import options
 from solver.web.tables import GameTables, PlayTables, WholeTables, armada_ready
 
@@ -38,7 +38,7 @@ def _version() -> str:
         return "unknown"
 
 
-def _json(doc: dict | str) -> Response:
+def json_response(doc: dict | str) -> Response:
     """A document exactly as the command line's ``--json`` prints it (or already printed)."""
     return Response(doc if isinstance(doc, str) else dumps_json(doc),
                     media_type="application/json")
@@ -76,6 +76,9 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
     game_tables = GameTables(builds, proofs_dir)
     play_tables, whole_tables = PlayTables(game_tables), WholeTables(builds)
     answers = Answers()  # the same query asked again is answered from here
+    from solver.web.review import review_router  # /api/GAME/review...: a recorded game's
+
+    app.include_router(review_router(game_tables, builds))
     app.state.builds, app.state.game_tables, app.state.answers = builds, game_tables, answers
 
     @app.get("/api/health")
@@ -100,7 +103,8 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
         objective = query.objective
         if scoreboard and objective == "points":
             objective = None  # the page's default; with scores the objective is winning
-        return _json(answers.body("sabords/hold", query, _naming_scores(query, lambda: hold_answer(
+        return json_response(answers.body("sabords/hold", query, _naming_scores(
+            query, lambda: hold_answer(
             query.card, query.dice, game_tables, objective=objective,
             sorceress_used=query.sorceress_used, rerolled=query.rerolled, me=query.me,
             opponent=query.opponent, sudden_death=query.sudden_death,
@@ -114,17 +118,12 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
 
         # four or five players: the rule plays the two-player table's play (built ahead)
         rule = query.scores is not None and len(query.scores) > EXACT_PLAYERS
-        return _json(answers.body("sabords/game", query, _naming_scores(query, lambda: game_answer(
+        return json_response(answers.body("sabords/game", query, _naming_scores(
+            query, lambda: game_answer(
             play_tables if rule else game_tables, me=query.me, opponent=query.opponent,
             sudden_death=query.sudden_death, target=query.target, card=query.card,
             variants=query.variants, scores=query.scores_text(), trigger=query.trigger,
             race=query.race, whole=whole_tables))))
-
-    @app.post("/api/sabords/review")
-    def sabords_review(query: Review) -> Response:
-        from solver.sabords.review import review_answer
-
-        return _json(review_answer(query.record, game_tables))
 
     @app.get("/reports/sabords/table.md")
     def whole_table_report() -> Response:
@@ -148,19 +147,8 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
         game = Game.load(None, tuple(query.variants))
         hold_position(game, query.board_state, query.rolls_left, query.dice)
         armada_ready(builds, game, objective)
-        return _json(answers.body("armada/hold", query, lambda: hold(
+        return json_response(answers.body("armada/hold", query, lambda: hold(
             game, query.board_state, query.rolls_left, query.dice, objective)))
-
-    @app.post("/api/armada/review")
-    def armada_review(query: Review) -> Response:
-        from solver.armada.review import review_answer
-        from solver.armada.tables import load_table
-
-        def table(game, objective: str):
-            armada_ready(builds, game, objective)
-            return load_table(game, objective, show_progress=False)
-
-        return _json(review_answer(query.record, table))
 
     if STATIC_DIR.is_dir():
         app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="pages")
