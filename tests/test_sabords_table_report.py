@@ -86,3 +86,41 @@ def test_each_three_player_reading_is_its_own_solve(written) -> None:
                                                                          ).tolist()
     assert readings["first-to-target-wins"]["states"] == 5 ** 3
     assert "`first-to-target-wins` | 125 |" in (root / "table.md").read_text(encoding="utf-8")
+
+
+def test_departures_are_what_hold_answers(written) -> None:
+    """Each listed departure, asked as `hold` asks it: the exact best is worth the listed
+    P(win); points play's choice (hold's points_best) and the rule's (the two-player hold at
+    my score against the leader) cost what the report says."""
+    from solver.sabords.game_advice import game_hold, hold_by_payoffs
+    from solver.sabords.table.answers import mover_payoffs, rule_hold_position
+    from solver.sabords.table.equilibrium import solve_table
+
+    root, summary = written
+    d = summary["departures"]
+    assert d["departs"]["both"] <= min(d["departs"]["points"], d["departs"]["rule"])
+    assert 0 < d["share"]["both"] <= min(d["share"]["points"], d["share"]["rule"]) < 1
+    solution = solve_table(TableSpec.of(RULES, 3, 500))
+    two = load_game(GameSpec(RULES, 500))
+
+    def value_of(options, choice: str) -> float:
+        words = choice.split()
+        return next(o["value"] for o in options if o["action"] == words[0]
+                    and o.get("reroll", "") == (words[1] if len(words) > 1 else ""))
+
+    for e in d["examples"][:4]:
+        units = [s // 100 for s in e["scores"]]
+        exact = hold_by_payoffs(RULES, e["card"], e["dice"], lambda o, l_, w, u=units:
+                                mover_payoffs(solution, "normal", u, o, l_, w), {})
+        assert exact["value"] == pytest.approx(e["win"], abs=1e-12)
+        assert value_of(exact["options"], e["best"]) == pytest.approx(e["win"], abs=1e-12)
+        points = exact["points_best"]
+        assert f"{points['action']} {points.get('reroll', '')}".strip() == e["points"]
+        assert e["win"] - points["win"] == pytest.approx(e["points_cost"], abs=1e-12)
+        phase, me, leader = rule_hold_position(solution.layout, "normal", units)
+        rule = game_hold(two, e["card"], me, leader, phase, e["dice"])
+        assert value_of(exact["options"], e["rule"]) == pytest.approx(
+            e["win"] - e["rule_cost"], abs=1e-12)
+        assert value_of(rule["options"], e["rule"]) == pytest.approx(rule["value"], abs=1e-12)
+    assert "departs from points play and from the rule" in (root / "table.md").read_text(
+        encoding="utf-8")

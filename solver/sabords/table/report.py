@@ -5,9 +5,10 @@ at the headline's target; three players exact on the table small enough to solve
 dice, target 300, scores floored at zero, certified by its regret; four and five players by the
 rule, simulated at the headline's target), the rule measured against the exact three-player
 equilibrium in every seat and against points players at four and five, where three-player
-play departs from points play and from the two-player answer, and a picture of a three-player
-slice. The three-player table ships in ``proofs/sabords/`` so that ``make check`` re-verifies its
-regret.
+play departs from points play and from the rule (:mod:`.departures`), the game-level readings
+at three players and play-on at three to five (:mod:`.readings`), and a picture of a
+three-player slice. The three-player table ships in ``proofs/sabords/`` so that ``make check``
+re-verifies its regret.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 from solver.sabords.game import GameSpec, GameTable, load_game, with_play
 from solver.sabords.rules import load_rules
+from solver.sabords.table.departures import CHANGED, departures
 from solver.sabords.table.equilibrium import TableSolution, TableSolver, regret
 from solver.sabords.table.readings import PLAY_ON, play_on, three_player_readings
 from solver.sabords.table.rule import RULE, RULE_TITLE, against_exact, at_table
@@ -57,6 +59,8 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
         _log(f"the rule at {players} players, target {headline.spec.target}")
         tables[str(players)] = at_table(headline, players, games, RULE_SEED + players)
     readings = three_player_readings(small, solution)
+    _log("where three-player play departs from points play and the rule")
+    departs = departures(solution, two)
     disputes = {}
     for players in (3, 4, 5):
         _log(f"{PLAY_ON} at {players} players, target {headline.spec.target}")
@@ -68,6 +72,7 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
                         "points_play": headline.headline()["points_play"]["seat_wins"]},
         "three_players_exact": _exact_summary(solution, two),
         "three_player_readings": readings,
+        "departures": departs,
         "play_on": disputes,
         "verifier_readings": {PLAY_ON: _play_on_entry(disputes["3"])},
         "rule": {"name": RULE, "title": RULE_TITLE, "against_exact": versus,
@@ -239,6 +244,7 @@ def _markdown(s: dict) -> str:
            + ", ".join(f"{c['phase']} {','.join(map(str, c['scores']))}"
                        for c in ex["cycling"])),
     ]
+    lines += _departures_lines(s, ex["target"])
     lines += [
         "",
         f"### The game-level readings at three players (exact, target {ex['target']}, floor 0)",
@@ -301,6 +307,38 @@ def _markdown(s: dict) -> str:
                          f"{seat['gain_error']:.4f} |")
     lines.append("")
     return "\n".join(lines)
+
+
+def _departures_lines(s: dict, target: int) -> list[str]:
+    """The section on where exact three-player play departs from points play and the rule."""
+    d = s.get("departures")
+    if not d:
+        return []
+    lines = [
+        "",
+        f"### Where three-player play departs from points play and from the rule (exact, "
+        f"target {target}, floor 0)",
+        "",
+        f"Every normal-play position, card and first roll that leaves a choice "
+        f"({d['decisions']:,} decisions): the exact turn's first choice against the choice of "
+        "the turn that maximises points and of the rule (the two-player table against the "
+        f"best other score), each valued by the exact table; a choice departs where it is "
+        f"worth less by more than {CHANGED:g}. The share weights each decision by its card's "
+        "and its roll's chance, every position counted once.",
+        "",
+        "| departs from | decisions | share |",
+        "|---|---:|---:|",
+    ]
+    for key, label in (("points", "points play"), ("rule", "the rule"), ("both", "both")):
+        lines.append(f"| {label} | {d['departs'][key]:,} | {d['share'][key]:.4f} |")
+    lines += ["", "The costliest where it departs from both (P(win) the mover gives up):", "",
+              "| scores | card | dice | exact | points | rule | P(win) | cost (points) | "
+              "cost (rule) |", "|---|---|---|---|---|---|---:|---:|---:|"]
+    for e in d["examples"]:
+        lines.append(f"| {','.join(map(str, e['scores']))} | {e['card']} | {e['dice']} | "
+                     f"{e['best']} | {e['points']} | {e['rule']} | {e['win']:.4f} | "
+                     f"{e['points_cost']:.4f} | {e['rule_cost']:.4f} |")
+    return lines
 
 
 def _seats(values) -> str:
