@@ -107,7 +107,8 @@ def test_full_check_passes_on_the_shipped_proofs():
     assert result["ok"], entry["errors"]
     assert entry["classes"]["stated by one edition"] > 0
     point = next(p for p in entry["points"] if p["id"] == "card-kept-die")
-    assert point["measure"] == "none" and point["variant_description"] and point["table"]
+    assert point["measure"] == "turn" and point["table"]
+    assert point["effect"]["summary"] == "none (proved)"
     storm = next(p for p in entry["points"] if p["id"] == "storm-scoring")
     assert storm["says"][0]["at"] == "001:53"
 
@@ -116,6 +117,24 @@ def _models_copy(tmp_path, game="sabords"):
     models = tmp_path / "models"
     shutil.copytree(MODELS_DIR / game, models / game)
     return models, models / game / "editions.toml"
+
+
+UNREAD_DESCRIPTION = 'variant_description = "The card is the kept die."\n'
+UNREAD_REASON = 'not_measured = "No solver reads it (this test says so)."\n'
+
+
+def _unread_copy(tmp_path, description=True, reason=True):
+    """The models with card-kept-die made a reading no solver reads (every reading of the
+    shipped models is measured): its variant defined by a description alone, measure none and
+    a reason, less what the arguments leave out."""
+    models, path = _models_copy(tmp_path)
+    text = path.read_text()
+    anchor = 'variant = "card-counts-as-kept-die"\n'
+    assert text.count(anchor) == 1
+    extra = ((UNREAD_DESCRIPTION if description else "") + 'measure = "none"\n'
+             + (UNREAD_REASON if reason else ""))
+    path.write_text(text.replace(anchor, anchor + extra))
+    return models, path
 
 
 @pytest.mark.skipif(not load_seeds(), reason="the seeds are not available")
@@ -146,20 +165,18 @@ def test_one_edition_class_and_slip(tmp_path):
 
 
 def test_unread_variant_needs_a_description(tmp_path):
-    models, path = _models_copy(tmp_path)
-    text = path.read_text()
-    line = 'variant_description = "With a Gold, Diamond or Skull card the card is the kept die'
-    assert line in text
-    path.write_text(text.replace(line, line.replace("variant_description", "remark")))
+    models, _ = _unread_copy(tmp_path)
+    assert not check_editions("sabords", models)["errors"]
+    models, _ = _unread_copy(tmp_path / "no-description", description=False)
     errors = check_editions("sabords", models)["errors"]
     assert any("card-kept-die" in e and "variant_description" in e for e in errors)
     # and a solver-measured point may not name a variant no solver defines
-    text = text.replace(line, line.replace("variant_description", "remark"))
-    old = 'measure = "none"\nnot_measured = "The turn solver\'s states are the eight dice'
-    assert old in text
-    path.write_text(text.replace(old, old.partition("\n")[2]))
+    models, path = _models_copy(tmp_path / "undefined")
+    text = path.read_text()
+    old = 'variant = "card-counts-as-kept-die"\n'
+    path.write_text(text.replace(old, 'variant = "card-is-a-die"\n'))
     errors = check_editions("sabords", models)["errors"]
-    assert any("card-counts-as-kept-die" in e and "not defined in models/" in e for e in errors)
+    assert any("card-is-a-die" in e and "not defined in models/" in e for e in errors)
 
 
 def test_game_level_readings_flow_into_the_reports(tmp_path):
@@ -333,21 +350,19 @@ def test_json_carries_what_the_summary_shows():
     flight = next(p for p in entries["dracheninsel"]["points"] if p["id"] == "flight-from-boat")
     assert flight["effect"]["size"] > 0 and flight["effect"]["rows"][0]["witness"]
     kept = next(p for p in entries["sabords"]["points"] if p["id"] == "card-kept-die")
-    assert kept["effect"]["summary"] == "not measured" and kept["effect"]["size"] is None
+    assert kept["effect"]["summary"] == "none (proved)" and kept["effect"]["rows"]
+    battle = next(p for p in entries["sabords"]["points"] if p["id"] == "battle-sabres-final")
+    assert battle["effect"]["size"] > 0 and "Sea battle" in battle["effect"]["summary"]
 
 
 def test_unread_variant_needs_a_reason(tmp_path):
     """A reading no solver reads must say why it is not measured (not_measured)."""
-    models, path = _models_copy(tmp_path)
-    text = path.read_text()
-    line = 'not_measured = "The turn solver\'s states are the eight dice'
-    assert line in text
-    path.write_text(text.replace(line, line.replace("not_measured", "remark")))
+    models, _ = _unread_copy(tmp_path, reason=False)
     errors = check_editions("sabords", models)["errors"]
     assert any("card-kept-die" in e and "not_measured" in e for e in errors)
 
 
-def test_points_found_in_the_third_reading():
+def test_points_found_in_the_third_reading(tmp_path):
     points = {g: {p["id"]: p for p in check_editions(g)["points"]}
               for g in ("sabords", "armada", "dracheninsel")}
     # Mille Sabords: the French introduction's "first to 6000 wins" against the last round
@@ -372,7 +387,9 @@ def test_points_found_in_the_third_reading():
         for p in by_id.values():
             if p["measure"] == "none" and p["variant"]:
                 assert p["not_measured"], f"{game}/{p['id']}"
-    entries = {"sabords": check_editions("sabords")}
+    models, _ = _unread_copy(tmp_path)
+    entries = {"sabords": check_editions("sabords", models)}
     text = ambiguities_markdown(entries, {"sabords": []})
     block = text.split("### card-kept-die:")[1].split("###")[0]
-    assert "Why: The turn solver's states are the eight dice" in block
+    assert "not measured: no solver reads this rule" in block
+    assert "Why: No solver reads it (this test says so)." in block
