@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from contextlib import contextmanager
 
 import pytest
 from click.testing import CliRunner
@@ -494,3 +495,175 @@ def test_a_page_without_its_word_tables_says_why_in_english(base_url, phone):
     phone.wait_for_selector("#status.error")
     text = phone.inner_text("#status")
     assert text.startswith("cannot reach the solver: ") and "\n" not in text
+
+
+# -- after the game: the record and its review (issue 38) --------------------------------------
+
+@contextmanager
+def _page_set(browser, url: str, key: str, settings: dict):
+    """A fresh phone-sized page at url (English, downloads kept) with settings stored under
+    key, loaded; on leaving, any script error fails the test."""
+    context = browser.new_context(viewport=PHONE, locale="en-GB", accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        open_page(page, url)
+        page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))", [key, settings])
+        open_page(page, url)
+        yield page
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def _saved(page, selector: str, path) -> str:
+    """Click selector, save the download it offers at path, return its text."""
+    with page.expect_download() as download:
+        page.click(selector)
+    download.value.save_as(path)
+    return path.read_text(encoding="utf-8")
+
+
+def _shown_review(page) -> dict:
+    """What the review section shows: each player's row (data), every event's value, each
+    chart line's player, points and last value, the largest mistakes' costs."""
+    page.wait_for_selector("#review-summary", timeout=1000 * 600)
+    return page.evaluate("""() => ({
+      summary: [...document.querySelectorAll('#review-summary tbody tr')].map((tr) => ({
+        player: tr.dataset.player, luck: Number(tr.dataset.luck),
+        error: Number(tr.dataset.error), result: Number(tr.dataset.result),
+        rating: tr.querySelector('.rating').firstChild.textContent })),
+      events: [...document.querySelectorAll('#review-events tbody tr')].map((tr) =>
+        [tr.dataset.kind, Number(tr.dataset.turn), Number(tr.dataset.value)]),
+      lines: [...document.querySelectorAll('#review-chart polyline')].map((line) =>
+        [line.dataset.player, Number(line.dataset.points), Number(line.dataset.last)]),
+      costs: [...document.querySelectorAll('#review .mistakes li')].map((li) =>
+        Number(li.dataset.cost)),
+    })""")
+
+
+def _check_review(page, doc: dict, series) -> None:
+    """The page's review is the CLI's: totals, every luck and cost, the chart's lines."""
+    shown = _shown_review(page)
+    assert [(r["player"], r["luck"], r["error"], r["result"]) for r in shown["summary"]] == [
+        (r["player"], r["luck"], r["error"], r["result"]) for r in doc["summary"]]
+    assert [r["rating"] for r in shown["summary"]] == [r["rating"] for r in doc["summary"]]
+    assert shown["events"] == [[e["kind"], e["turn"], e["cost"] if e["kind"] == "decision"
+                                else e["luck"]] for e in doc["events"]]
+    xs, ys = series(doc)[:2]
+    assert shown["lines"] == [[name, len(xs), y[-1]] for name, y in zip(doc["players"], ys,
+                                                                         strict=True)]
+    assert shown["costs"] == [e["cost"] for r in doc["summary"] for e in r["largest"]]
+
+
+RECORD_500 = """# A game record (treasure-solver): the format is models/sabords/record.md
+game sabords
+players P1, P2
+target 500
+variant score-floor-zero
+
+P1: captain CCDMPSXX, CCDSXXCC
+P2: gold CDMPPSXX, CCDDMSXX
+"""
+
+
+def test_a_game_recorded_exported_imported_and_reviewed(base_url, browser, tmp_path):
+    """Two turns played on the page (each roll entered for advice is the record's) give the
+    documented record; Review shows what ``treasure sabords review FILE --json`` says of it
+    (each player's luck, error, rating and result, every event's luck or cost, the chart's
+    lines); a new game importing the file has the turns and scores of the review and shows
+    it again, and exports the same text."""
+    from solver.sabords.review_plot import chart_series
+
+    with _page_set(browser, f"{base_url}/sabords.html", "treasure.sabords.settings",
+                   {"target": TARGET, "variants": ["score-floor-zero"]}) as page:
+        _play_and_review_sabords(page, tmp_path, chart_series)
+
+
+def _play_and_review_sabords(page, tmp_path, chart_series) -> None:
+    for card, rolls in (("captain", ["CCDMPSXX", "CCDSXXCC"]),
+                        ("gold", ["CDMPPSXX", "CCDDMSXX"])):
+        page.click(f'#cards [data-card="{card}"]')
+        for roll in rolls:
+            tap_dice(page, roll)
+            wait_for_advice(page, card=card, dice=roll)
+        page.click("#next-player")
+        page.click("#confirm-turn")
+    path = tmp_path / "game.txt"
+    assert _saved(page, "#export-record", path) == RECORD_500
+    doc = cli_json("sabords", "review", str(path))
+    assert [t["points"] for t in doc["turns"]] == [1400, 600]
+
+    page.click("#review-game")
+    _check_review(page, doc, chart_series)
+    assert off_screen(page) == []  # the review fits a phone
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#new-game")
+    assert page.is_hidden("#review")
+    page.set_input_files("#record-file", str(path))
+    _check_review(page, doc, chart_series)
+    assert page.inner_text("#turn-line") == "Turn 3: player 1 to play"
+    assert [int(li.get_attribute("data-points")) for li in page.query_selector_all("#turns li")
+            ] == [1400, 600]
+    assert (page.input_value("#me"), page.input_value("#opponent")) == ("1400", "600")
+    assert _saved(page, "#export-record", tmp_path / "again.txt") == RECORD_500
+
+    page.set_input_files("#record-file", [{  # a bad record: the CLI's line, nothing imported
+        "name": "bad.txt", "mimeType": "text/plain",
+        "buffer": RECORD_500.replace("captain", "captian").encode()}])
+    page.wait_for_selector("#status.error")
+    line = page.inner_text("#status")
+    assert line.startswith("game record: turn 1 (line 7): unknown card 'captian'; known: ")
+    assert "\n" not in line and page.inner_text("#turn-line") == "Turn 3: player 1 to play"
+
+
+ARMADA_RECORD = """# A game record (treasure-solver): the format is models/armada/record.md
+game armada
+players P1, P2
+
+P1: BBOPA, BBBAA, take full-house
+P2: OOOPP, take three-of-a-kind
+"""
+
+
+def test_a_gold_armada_game_recorded_and_reviewed(base_url, browser, tmp_path, monkeypatch):
+    """Gold Armada: two turns played on the page are the record; Review shows the CLI's
+    review, and the record imported into a new game gives the turns and the review again.
+    The review's board is reduced (four piers, two skulls) for the server and the CLI alike,
+    so the duel table takes a second, not a minute; the page plays on the shipped board, its
+    advice aiming at the turn (no table), and takes only piers the reduced board has."""
+    from solver.armada import game as game_module
+    from solver.armada.review_cli import chart_series
+
+    game = game_module.default_game().reduced(
+        piers=["barrels", "parrots", "three-of-a-kind", "full-house"], skulls=2)
+    monkeypatch.setattr(game_module, "default_game", lambda variants=(): game)
+    with _page_set(browser, f"{base_url}/armada.html", "treasure.armada.settings",
+                   {"objective": "turn", "variants": []}) as page:
+        _play_and_review_armada(page, tmp_path, chart_series)
+
+
+def _play_and_review_armada(page, tmp_path, chart_series) -> None:
+    for rolls, take in ((["BBOPA", "BBBAA"], "full-house"), (["OOOPP"], "three-of-a-kind")):
+        for left, roll in zip((2, 1), rolls, strict=False):
+            tap_dice(page, roll)
+            wait_for_advice(page, dice=roll, rolls_left=left)
+        page.click("#next-player")
+        page.select_option("#turn-take", take)
+        page.click("#confirm-turn")
+    path = tmp_path / "armada.txt"
+    assert _saved(page, "#export-record", path) == ARMADA_RECORD
+    doc = cli_json("armada", "review", str(path))
+    page.click("#review-game")
+    _check_review(page, doc, chart_series)
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#new-game")
+    page.set_input_files("#record-file", str(path))
+    _check_review(page, doc, chart_series)
+    assert [int(li.get_attribute("data-points")) for li in page.query_selector_all("#turns li")
+            ] == [t["token"] for t in doc["turns"]] == [3, 2]
+    assert page.inner_text("#turn-line") == "Turn 3: player 1 to play"
+    assert _saved(page, "#export-record", tmp_path / "again.txt") == ARMADA_RECORD

@@ -125,3 +125,18 @@ def test_a_record_keeps_its_lines_and_tabs(client, tmp_path, capsys):  # noqa: F
     characters."""
     text = SABORDS_RECORD.replace("\n", "\r\n").replace("Anne: ", "Anne:\t")
     check_same(client, "sabords", text, tmp_path, capsys)
+
+
+def test_the_review_keys_built_from_names_exist():
+    """The page builds keys from the review's words (review.js: ``review.rating.${rating}``,
+    ``review.values.${objective}``, ``review.chart.${objective}``): each is in every
+    language."""
+    from solver.review import RATINGS
+    from tests.test_web_i18n import TABLES
+
+    words = {word for ratings in RATINGS.values() for _, word in ratings}
+    keys = {f"review.rating.{word}" for word in words} | {
+        f"review.{kind}.{objective}" for kind in ("values", "chart")
+        for objective in ("win", "points", "solo", "duel")}
+    for table in TABLES.values():
+        assert keys <= set(table)

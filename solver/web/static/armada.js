@@ -3,6 +3,7 @@ import { $, advise, el, english, loadSettings, markDice, named, number, onLangua
   percent, post, saveSettings, settingsToggle, showAllButton, startLanguage, status, t, translate,
   variantBoxes } from "./common.js";
 import { Dice } from "./dice.js";
+import { reviewPanel } from "./review.js";
 import { Turns, gamePanel } from "./turns.js";
 
 const SETTINGS_KEY = "treasure.armada.settings";
@@ -128,7 +129,7 @@ function takeable() {
   return [...piers, { take: "skull", value: state.skullValue }];
 }
 
-const drawGame = gamePanel(game, {
+const gamePage = {
   showing: () => ({ dice: dice?.text() ?? "", rolls_left: state.rollsLeft }),
   show: (roll) => {
     Object.assign(state, { rollsLeft: roll.rolls_left, rollsChosen: false });
@@ -164,7 +165,22 @@ const drawGame = gamePanel(game, {
   },
   file: "armada-game.json",
   settings: () => ({ objective: settings.objective, variants: [...settings.variants] }),
-});
+  // the game record (review.js): the header's variants, a turn's rolls and its take
+  header: () => settings.variants.map((v) => `variant ${v}`),
+  line: (turn) => [...turn.rolls.map((roll) => roll.dice), `take ${turn.take}`].join(", "),
+  load: (doc) => {  // an imported record's turns and boards, from its review
+    for (const turn of doc.turns) {
+      game.update({ board: turn.state, player: turn.player });
+      game.next(turn.token, 0, { take: turn.take, board_after: turn.state_after,
+                                 imported: true });
+    }
+    settings.variants = [...doc.variants];
+    saveSettings(SETTINGS_KEY, settings);
+    drawSettings(state.armada);
+  },
+};
+const drawGame = gamePanel(game, gamePage);
+reviewPanel(game, gamePage, () => { gamePage.newTurn(); drawGame(); });
 
 /** An objective's meaning in the page's language (the server's English if unknown here). */
 const meaning = (objective) => {
@@ -300,6 +316,7 @@ async function start() {
   try {
     await startLanguage();
     const armada = (await options()).armada;
+    state.armada = armada;
     Object.assign(state, {
       piers: armada.piers, taken: armada.piers.map(() => 0), maxSkulls: armada.skulls ?? 6,
       rolls: armada.rolls ?? 3, skullValue: armada.skull_value,

@@ -5,6 +5,7 @@ import { $, advise, el, loadSettings, markDice, named, number, onLanguage, optio
   winPercent } from "./common.js";
 import { Dice } from "./dice.js";
 import { card as cardPicture, chest } from "./icons.js";
+import { reviewPanel } from "./review.js";
 import { Turns, gamePanel } from "./turns.js";
 
 const SETTINGS_KEY = "treasure.sabords.settings";
@@ -158,7 +159,7 @@ function bankable() {
   return stop ? Math.round(stop.value) : "";
 }
 
-const drawGame = gamePanel(game, {
+const gamePage = {
   showing: () => dice?.text() ?? "",
   show: (roll) => dice.set([...roll]),
   rollText: (roll) => roll,
@@ -183,7 +184,24 @@ const drawGame = gamePanel(game, {
   },
   file: "sabords-game.json",
   settings: () => ({ target: settings.target, variants: [...settings.variants] }),
-});
+  // the game record (review.js): the header's target and variants, a turn's card and rolls
+  header: () => [`target ${settings.target}`, ...settings.variants.map((v) => `variant ${v}`)],
+  line: (turn) => `${turn.card} ${turn.rolls.join(", ")}`.trim(),
+  load: (doc) => {  // an imported record's turns, scores and settings, from its review
+    for (const turn of doc.turns) {
+      game.update({ card: turn.card, player: turn.player, sudden_death: turn.phase === "race",
+                    scores: turn.scores_before ?? game.current.scores });
+      game.next(turn.points, turn.opponents_lose,
+        { opponents_lose: turn.opponents_lose, imported: true }, turn.scores_after ?? null);
+    }
+    if (doc.target !== null) settings.target = doc.target;
+    settings.variants = [...doc.variants];
+    saveSettings(SETTINGS_KEY, settings);
+    drawSettings();
+  },
+};
+const drawGame = gamePanel(game, gamePage);
+reviewPanel(game, gamePage, () => { gamePage.newTurn(); drawGame(); });
 
 /* ---------- the query ---------- */
 

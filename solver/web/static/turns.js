@@ -21,6 +21,8 @@ export class Turns {
     const ok = saved.version === VERSION && Array.isArray(saved.turns) && saved.current;
     this.turns = ok ? saved.turns : [];
     this.current = ok ? saved.current : this.newTurn(1, 0, null, fields);
+    this.names = (ok && saved.names) || null;  // an imported record's players (review.js)
+    this.imported = (ok && saved.imported) || null;  // its text, which the turns start with
   }
 
   /** A turn about to be played: player (0-based), scores by player or null (not kept). */
@@ -29,15 +31,27 @@ export class Turns {
   }
 
   save() {
-    saveSettings(this.key, { version: VERSION, turns: this.turns, current: this.current });
+    saveSettings(this.key, { version: VERSION, turns: this.turns, current: this.current,
+                             names: this.names, imported: this.imported });
   }
 
   /** Forget everything: a new game. */
-  reset() {
-    const n = this.players();
+  reset(n = this.players()) {
     this.turns = [];
+    this.names = null;
+    this.imported = null;
     this.current = this.newTurn(1, 0, null, n === PLAYERS ? this.fields
       : { ...this.fields, players: n });  // the same table
+    this.save();
+  }
+
+  /**
+   * A new game that starts with an imported record: its text and its players' names; the
+   * page then replays its turns with update() and next(), marked imported.
+   */
+  startImported(text, names) {
+    this.reset(names.length);
+    Object.assign(this, { names, imported: text });
     this.save();
   }
 
@@ -88,13 +102,15 @@ export class Turns {
   /**
    * The turn ends: the player scores points (negative: a loss) and each opponent loses loss;
    * ended holds what else the record says of it. The next player's turn starts with the
-   * scores carried over (missing scores count as 0).
+   * scores carried over (missing scores count as 0), or with scores (a review's, which knows
+   * the rules' floors).
    */
-  next(points, loss = 0, ended = {}) {
+  next(points, loss = 0, ended = {}, scores = null) {
     const c = this.current;
     const n = this.players();
     const before = c.scores ?? Array(n).fill(0);
-    const after = before.map((score, i) => (i === c.player ? score + points : score - loss));
+    const after = scores ?? before.map((score, i) => (i === c.player ? score + points
+      : score - loss));
     const kept = Object.fromEntries(this.kept.map((name) => [name, c[name]]));
     this.turns.push({ turn: c.turn, player: c.player + 1, ...kept, scores_before: before,
                       rolls: c.rolls.slice(0, c.at + 1), points, ...ended,
@@ -173,7 +189,8 @@ export function gamePanel(game, page) {
     page.newTurn();
     draw();
   };
-  $("#export-game").onclick = () => download(page.file, sortedJson(game.record(page.settings())));
+  $("#export-game").onclick = () => download(page.file, sortedJson(game.record(page.settings())),
+    "application/json");
   $("#new-game").onclick = () => {
     if (!window.confirm(t("game.new.confirm"))) return;
     game.reset();
@@ -190,9 +207,9 @@ export function sortedJson(value) {
   return `${JSON.stringify(value, sort, 2)}\n`;
 }
 
-/** Offer text as a file to save (the browser's download). */
-export function download(name, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+/** Offer text as a file to save (the browser's download), of the media type. */
+export function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement("a");
   link.href = url;
   link.download = name;
