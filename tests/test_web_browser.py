@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from solver.cli import cli
 from solver.web.serve import in_thread
+from tests.test_web_i18n import TABLES
 from tests.web_browser import (
     LAPTOP,
     PHONE,
@@ -617,6 +618,11 @@ def _play_and_review_sabords(page, tmp_path, chart_series) -> None:
     line = page.inner_text("#status")
     assert line.startswith("game record: turn 1 (line 7): unknown card 'captian'; known: ")
     assert "\n" not in line and page.inner_text("#turn-line") == "Turn 3: player 1 to play"
+    page.select_option("#language", "fr")  # the review is drawn again in French
+    french = TABLES["fr"]
+    assert page.inner_text("#review h2") == french["review.title"]
+    assert [r["rating"] for r in _shown_review(page)["summary"]] == [
+        french[f"review.rating.{r['rating']}"] for r in doc["summary"]]
 
 
 ARMADA_RECORD = """# A game record (treasure-solver): the format is models/armada/record.md

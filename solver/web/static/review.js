@@ -2,7 +2,7 @@
 // (models/<game>/record.md), saved as a .txt file or read from one, and the review drawn on
 // the page: the server's answer to POST /api/<game>/review (what `treasure <game> review FILE
 // --json` prints) and its chart (/review/chart: the series the command line's --plot draws).
-import { $, el, number, post, status, t } from "./common.js";
+import { $, el, number, onLanguage, post, status, t } from "./common.js";
 import { download } from "./turns.js";
 
 const DIGITS = { win: 4, points: 1, solo: 3, duel: 3 };  // as the command line prints them
@@ -53,10 +53,13 @@ export function reviewPanel(game, page, redraw) {
   const file = el("input", { id: "record-file", type: "file", accept: ".txt,text/plain",
                              hidden: true });
   const section = el("section", { id: "review", class: "panel later review", hidden: true });
+  let shown = null;
   const show = (result) => {
-    section.replaceChildren(...drawReview(result, page));
+    shown = result;
+    section.replaceChildren(...drawReview(result));
     section.hidden = false;
   };
+  onLanguage(() => { if (shown && !section.hidden) show(shown); });
   const failed = (error) => status.error(error.message);
   $("#new-game").after(
     button("export-record", "game.export-record",
@@ -88,7 +91,7 @@ export function reviewPanel(game, page, redraw) {
 
 /** The review: what the values are, the chart, each player's totals and largest mistakes,
  * and every card, roll and decision with its luck or cost. */
-function drawReview({ doc, chart }, page) {
+function drawReview({ doc, chart }) {
   const digits = DIGITS[doc.objective] ?? 3;
   const value = (x, signed = false) => (signed && x >= 0 ? "+" : "") + number(x, digits);
   const last = doc.summary[0]?.finished ? t("review.col.result") : t("review.col.now");
@@ -118,13 +121,13 @@ function drawReview({ doc, chart }, page) {
     drawChart(chart, doc.objective, digits),
     summary, ...mistakes,
     el("h3", {}, t("review.events")),
-    eventsTable(doc, page, value),
+    eventsTable(doc, value),
   ];
 }
 
 /** Every card, roll and decision: its luck (signed), or what was played, the best play and
  * the cost (unsigned, marked when above rounding). */
-function eventsTable(doc, page, value) {
+function eventsTable(doc, value) {
   const mover = Object.fromEntries(doc.turns.map((turn) => [turn.turn, turn.player]));
   const rows = doc.events.map((e) => {
     const decision = e.kind === "decision";
