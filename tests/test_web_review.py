@@ -140,3 +140,55 @@ def test_the_review_keys_built_from_names_exist():
         for objective in ("win", "points", "solo", "duel")}
     for table in TABLES.values():
         assert keys <= set(table)
+
+
+def _mutants(text: str, seed: int, count: int) -> list[str]:
+    """Seeded damaged copies of a record: characters dropped, doubled or replaced, lines
+    swapped or cut."""
+    import random
+
+    rng = random.Random(seed)
+    alphabet = "CDMPSXBOAx ,:+-0123456789\n#" + "éß💀\t"
+    out = []
+    for _ in range(count):
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(chars))
+            kind = rng.randrange(3)
+            if kind == 0:
+                del chars[i]
+            elif kind == 1:
+                chars.insert(i, chars[i])
+            else:
+                chars[i] = rng.choice(alphabet)
+        lines = "".join(chars).split("\n")
+        if rng.random() < 0.3:
+            i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        if rng.random() < 0.2:
+            lines = lines[:rng.randrange(len(lines) + 1)]
+        out.append("\n".join(lines))
+    return out
+
+
+def test_no_damaged_record_makes_a_500(client, monkeypatch, reduced_armada):  # noqa: F811
+    """Seeded damaged records of both games and odd JSON values: only 200, 202 (a table
+    that would be built; none is here) or a one-line 422."""
+    from solver.web.builds import Building
+    from tests.test_web_api import ODD_VALUES
+
+    def no_build(key, what, run, **kwargs):
+        raise Building(what)
+
+    monkeypatch.setattr(client.app.state.builds, "build_in_background", no_build)
+    seen = {200: 0, 202: 0, 422: 0}
+    bodies = [{"record": value} for value in ODD_VALUES]
+    bodies += [{"record": text} for text in _mutants(SABORDS_RECORD, 38, 120)]
+    for game, extra in (("sabords", []), ("armada", _mutants(reduced_armada, 38, 120))):
+        for body in bodies + [{"record": text} for text in extra]:
+            response = client.post(f"/api/{game}/review", json=body)
+            assert response.status_code in seen, (game, body, response.text)
+            seen[response.status_code] += 1
+            if response.status_code == 422:
+                assert "\n" not in response.json()["detail"]
+    assert seen[422] > 200 and seen[200] > 0
