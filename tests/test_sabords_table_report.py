@@ -124,3 +124,15 @@ def test_departures_are_what_hold_answers(written) -> None:
         assert value_of(rule["options"], e["rule"]) == pytest.approx(rule["value"], abs=1e-12)
     assert "departs from points play and from the rule" in (root / "table.md").read_text(
         encoding="utf-8")
+
+
+def test_the_lowest_score_tradeoff(written) -> None:
+    """The trade-off rows: a lower lowest score is hit less often, on a larger table."""
+    root, summary = written
+    rows = summary["lowest_score"]
+    assert [r["lowest_score"] for r in rows] == [-100, -200, -300]
+    assert all(a["from_zero"] > b["from_zero"] and a["states"] < b["states"]
+               for a, b in zip(rows, rows[1:], strict=False))
+    assert all(sum(r["seat_wins"]) == pytest.approx(1, abs=1e-12) for r in rows)
+    assert "### The lowest score at three players" in (root / "table.md").read_text(
+        encoding="utf-8")

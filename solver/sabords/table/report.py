@@ -32,6 +32,7 @@ SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # 36,678 states, pure
 RULE_GAMES, RULE_SEED = 120_000, 2026  # standard error below 0.002 a seat and a gain
 PROOF = "table-3-{target}.json"
 SAMPLE = 2000  # states whose regret make check re-verifies (seeded)
+LOWEST = (-100, -200, -300)  # the lowest scores of the trade-off, at the small target, no floor
 
 
 def _log(text: str) -> None:
@@ -59,6 +60,7 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
         _log(f"the rule at {players} players, target {headline.spec.target}")
         tables[str(players)] = at_table(headline, players, games, RULE_SEED + players)
     readings = three_player_readings(small, solution)
+    lowest = lowest_score_tradeoff(small)
     _log("where three-player play departs from points play and the rule")
     departs = departures(solution, two)
     disputes = {}
@@ -73,6 +75,7 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
         "three_players_exact": _exact_summary(solution, two),
         "three_player_readings": readings,
         "departures": departs,
+        "lowest_score": lowest,
         "play_on": disputes,
         "verifier_readings": {PLAY_ON: _play_on_entry(disputes["3"])},
         "rule": {"name": RULE, "title": RULE_TITLE, "against_exact": versus,
@@ -85,6 +88,28 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
     atomic_write_text(proofs / "sabords" / PROOF.format(target=small.game.target),
                       _proof(solution))
     return summary
+
+
+def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
+    """The three-player table at the small target with scores allowed below zero, kept down to
+    each of ``lows``: the bound on the chance that the lowest score matters
+    (:func:`~solver.sabords.table.bounds.hit_probability`) and the solve's size (its time is
+    ``make bench``'s: a report stays byte-identical)."""
+    from solver.sabords.table.bounds import hit_probability
+
+    rules = load_rules(tuple(v for v in small.rules.variants if v != "score-floor-zero"))
+    rows = []
+    for low in lows:
+        _log(f"three players, target {small.game.target}, lowest score {low}")
+        solver = TableSolver(TableSpec.of(rules.with_dice(small.rules.dice), small.players,
+                                          small.game.target, low))
+        solved = solver.solve()
+        bound = hit_probability(solved, solver)
+        rows.append({"lowest_score": low, "states": solved.stats["states"],
+                     "steps": solved.stats["steps"], "regret": solved.stats["regret"],
+                     "from_zero": bound["from_zero"], "opening": bound["opening"],
+                     "seat_wins": solved.seat_values().tolist()})
+    return rows
 
 
 def _play_on_entry(measured: dict) -> dict:
@@ -245,6 +270,7 @@ def _markdown(s: dict) -> str:
                        for c in ex["cycling"])),
     ]
     lines += _departures_lines(s, ex["target"])
+    lines += _lowest_lines(s, ex["target"])
     lines += [
         "",
         f"### The game-level readings at three players (exact, target {ex['target']}, floor 0)",
@@ -307,6 +333,29 @@ def _markdown(s: dict) -> str:
                          f"{seat['gain_error']:.4f} |")
     lines.append("")
     return "\n".join(lines)
+
+
+def _lowest_lines(s: dict, target: int) -> list[str]:
+    """The lowest-score trade-off at three players."""
+    rows = s.get("lowest_score")
+    if not rows:
+        return []
+    lines = [
+        "", f"### The lowest score at three players (exact, target {target}, scores may go "
+        "negative)", "",
+        "Scores below the lowest kept are raised to it; until a turn would take a score below "
+        "it the truncated game is the real one, so the chance of that under the table's play "
+        "bounds the error (solver/sabords/table/bounds.py, the two-player proof generalised: "
+        "an upper bound from every position with all scores at least 0). Sea battles' "
+        "penalties take a mover's score far below zero at once, so the bound falls slowly. "
+        "The solve's time grows with its states (`make bench` times the floored table: "
+        "36,678 states).", "",
+        "| lowest score | states | steps | regret | bound from scores >= 0 | seats' P(win) |",
+        "|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        lines.append(f"| {r['lowest_score']} | {r['states']:,} | {r['steps']} | "
+                     f"{r['regret']:.1e} | {r['from_zero']:.3e} | {_seats(r['seat_wins'])} |")
+    return lines
 
 
 def _departures_lines(s: dict, target: int) -> list[str]:
