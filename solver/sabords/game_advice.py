@@ -8,6 +8,10 @@ a few tens of milliseconds). The JSON fields are a contract: ``win`` for a posit
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
 import numpy as np
 
 from solver.engine import solve
@@ -52,11 +56,35 @@ def _payoffs(table: GameTable, phase: str, me: int, opponent: int, own, loss, wi
     return pay[phase](a, b, own, loss, win)[0]
 
 
+# Turns solved at a position, kept by a long-lived process (the web server): within a turn the
+# dice change with each roll while the position stays, and each solve takes tens of ms. About
+# 1 MB each (the solution's value of every action).
+TURNS_AT_POSITIONS = 32
+_turns: OrderedDict[tuple, tuple] = OrderedDict()
+_turns_lock = threading.Lock()
+
+
 def card_turn_values(table: GameTable, card: str, me: int, opponent: int, phase: str):
-    """The card's turn at this position: (outcome map, payoffs per outcome, solution)."""
-    return card_turn_by_payoffs(
+    """The card's turn at this position: (outcome map, payoffs per outcome, solution), read
+    only. The last :data:`TURNS_AT_POSITIONS` are kept, each for the very table it was solved
+    from (the entry holds it, so its identity is not reused)."""
+    card = table.spec.rules.card(card).name
+    key = (id(table), card, me, opponent, phase)
+    with _turns_lock:
+        kept = _turns.get(key)
+        if kept is not None and kept[0] is table:
+            _turns.move_to_end(key)
+            return kept[1]
+    om, pay, sol = card_turn_by_payoffs(
         table.spec.rules, card,
         lambda own, loss, win: _payoffs(table, phase, me, opponent, own, loss, win))
+    for array in (pay, sol.value, sol.policy, sol.action_value):
+        array.flags.writeable = False  # shared by every later answer at this position
+    with _turns_lock:
+        _turns[key] = (table, (om, pay, sol))
+        while len(_turns) > TURNS_AT_POSITIONS:
+            _turns.popitem(last=False)
+    return om, pay, sol
 
 
 def card_turn_by_payoffs(rules, card: str, pay_of):
@@ -87,18 +115,21 @@ def game_hold(table: GameTable, card: str, me: int, opponent: int, phase: str, d
         table.spec.rules, card, dice,
         lambda own, loss, win: _payoffs(table, phase, me, opponent, own, loss, win),
         {"me": me, "opponent": opponent, "phase": phase},
-        sorceress_used=sorceress_used, rerolled=rerolled)
+        sorceress_used=sorceress_used, rerolled=rerolled,
+        turn=lambda: card_turn_values(table, card, me, opponent, phase))
 
 
 def hold_by_payoffs(rules, card: str, dice: str, pay_of, position: dict, *,
-                    sorceress_used: bool = False, rerolled: bool = False) -> dict:
+                    sorceress_used: bool = False, rerolled: bool = False,
+                    turn: Callable[[], tuple] | None = None) -> dict:
     """:func:`game_hold` for any scoreboard: ``pay_of(own, loss, win)`` gives the mover's
     P(win) after each outcome of the card's outcome table, ``position`` the fields that
-    describe the position in the answer."""
+    describe the position in the answer; ``turn()``, when given, is the turn solved with
+    those payoffs (kept by the caller), called once the dice are checked."""
     card = rules.card(card).name
     points = advise(card, Objective("points"), rules, dice, sorceress_used=sorceress_used,
                     rerolled=rerolled)
-    om, pay, sol = card_turn_by_payoffs(rules, card, pay_of)
+    om, pay, sol = card_turn_by_payoffs(rules, card, pay_of) if turn is None else turn()
     counts = np.array(parse_dice(dice, rules))
     space = om.problem.space
     pos = int(space.index(counts) - space.full[0])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -31,7 +32,10 @@ from solver.web.tables import GameTables, PlayTables, WholeTables, armada_ready
 STATIC_DIR = Path(__file__).parent / "static"
 
 
+@cache
 def _version() -> str:
+    """The installed package's version (read once: the metadata lookup cost each health check
+    0.9 ms)."""
     try:
         return version("treasure-solver")
     except PackageNotFoundError:

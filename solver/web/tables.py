@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from solver.sabords.game import GameSpec, GameTable
@@ -37,6 +38,7 @@ from solver.web.builds import Builds
 GAME_SECONDS_AT_6000 = 55.0
 GAME_SPAN_AT_6000 = 155
 ARMADA_SECONDS = 20.0  # one Gold Armada whole-game table, cold, compilation included
+LOADED_TABLES = 8  # whole-game tables kept in memory once read (under 2 MB each at 6000)
 
 
 def game_units(spec: GameSpec) -> float:
@@ -54,6 +56,10 @@ class GameTables:
         self.builds = builds
         self.proofs_dir = proofs_dir
         self._shipped: dict[str, GameTable | None] = {}
+        # tables read from the cache, kept: the same object each time, so the turns solved at
+        # a position from it are kept too (solver.sabords.game_advice), and no request reads
+        # the entry again (a table, once built, never changes)
+        self._loaded: OrderedDict[Path, GameTable] = OrderedDict()
         self._lock = threading.Lock()
 
     def __call__(self, spec: GameSpec, headline: bool = False) -> GameTable:
@@ -72,7 +78,19 @@ class GameTables:
                 str(path), f"solving the whole Mille Sabords game (target {spec.target}, "
                            f"{variants})", lambda: load_game(spec), kind="sabords-game",
                 units=game_units(spec), reference=GAME_SECONDS_AT_6000)
-        return load_game(spec)
+        if path is None:
+            return load_game(spec)
+        with self._lock:
+            table = self._loaded.get(path)
+            if table is not None:
+                self._loaded.move_to_end(path)
+                return table
+        table = load_game(spec)
+        with self._lock:
+            self._loaded[path] = table
+            while len(self._loaded) > LOADED_TABLES:
+                self._loaded.popitem(last=False)
+        return table
 
     def shipped(self, spec: GameSpec) -> GameTable | None:
         """The table shipped in ``proofs/sabords/game-<target>.json`` if it was solved for
