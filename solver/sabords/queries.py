@@ -130,13 +130,14 @@ def game_answer(table: TableSource, *, me: int | None = None, opponent: int | No
 
 def _scores(me, opponent, sudden_death, scores, trigger, race) -> tuple[int, ...] | None:
     """The scores of a position given as ``--scores`` (``None`` when it is not)."""
-    from solver.sabords.rules import load_rules
-    from solver.sabords.table.answers import parse_scores
-
     if scores is None:
         if trigger is not None or race:
             raise InputError("--trigger and --race go with --scores")
         return None
+    # only now: the whole table's modules bring numba (0.8 s of start-up for every hold)
+    from solver.sabords.rules import load_rules
+    from solver.sabords.table.answers import parse_scores
+
     if me is not None or opponent is not None or sudden_death:
         raise InputError("give the position either as --scores or as --me and --opponent")
     listed = parse_scores(scores)
