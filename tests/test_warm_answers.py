@@ -98,3 +98,18 @@ def test_action_table_reads_the_solutions_kept_values(card):
                             busts[0][nxt, keep].tolist(), busts[1][nxt, keep].tolist(),
                             strict=True))
         assert action_table(sol, int(mode), int(state)) == expected
+
+
+def test_the_server_makes_a_gold_armada_game_once_per_reading():
+    """The server's Gold Armada game is made once per reading, and a turn answered with it
+    (its lattice and stages already worked out by earlier answers) is the one a new game
+    gives."""
+    from solver.armada.advice import hold
+    from solver.armada.game import Game
+    from solver.web.tables import armada_game
+
+    game = armada_game(())
+    assert armada_game(()) is game
+    for dice, rolls in (("BBOPA", 2), ("CCMMA", 1), ("BOPAC", 0)):
+        fresh = hold(Game.load(None, ()), "0000000000/0", rolls, dice, "turn")
+        assert hold(game, "0000000000/0", rolls, dice, "turn") == fresh

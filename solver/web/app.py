@@ -27,7 +27,7 @@ from solver.web.answers import Answers
 from solver.web.builds import Builds
 from solver.web.models import ArmadaHold, SabordsGame, SabordsHold
 from solver.web.options import options
-from solver.web.tables import GameTables, PlayTables, WholeTables, armada_ready
+from solver.web.tables import GameTables, PlayTables, WholeTables, armada_game, armada_ready
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -142,13 +142,12 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
     @app.post("/api/armada/hold")
     def armada_hold(query: ArmadaHold) -> Response:
         from solver.armada.advice import OBJECTIVE_HELP, hold, hold_position
-        from solver.armada.game import Game
 
         objective = query.objective.lower()
         if objective not in OBJECTIVE_HELP:
             raise InputError(f"unknown objective {query.objective!r}; known: "
                              f"{', '.join(OBJECTIVE_HELP)}")
-        game = Game.load(None, tuple(query.variants))
+        game = armada_game(tuple(query.variants))
         hold_position(game, query.board_state, query.rolls_left, query.dice)
         armada_ready(builds, game, objective)
         return json_response(answers.body("armada/hold", query, lambda: hold(

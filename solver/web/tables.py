@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 from pathlib import Path
 
 from solver.sabords.game import GameSpec, GameTable
@@ -102,6 +103,17 @@ class GameTables:
             if memo not in self._shipped:
                 self._shipped[memo] = shipped_table(spec, self.proofs_dir)
             return self._shipped[memo]
+
+
+@lru_cache(maxsize=32)
+def armada_game(variants: tuple[str, ...]):
+    """The Gold Armada game on the shipped board under ``variants``, made once per reading:
+    each request made it anew (the board file parsed, the keep lattice and the turn's stages
+    worked out again: about half of a warm turn answer's 7 ms). The rules and board are read
+    once while the server runs, as the options are."""
+    from solver.armada.game import Game
+
+    return Game.load(None, variants)
 
 
 def armada_ready(builds: Builds, game, objective: str) -> None:
