@@ -5,7 +5,10 @@ the identity's terms, and their text.
 A game's review (:mod:`solver.sabords.review`, :mod:`solver.armada.review`) lists its turns
 (each with the ``player`` who moved) and its events: ``{"kind": "card" | "roll", "turn",
 "luck"}`` and ``{"kind": "decision", "turn", "roll", "position", "played", "best", "cost",
-"choices"}``. Values are the mover's, in the review's unit.
+"choices"}``. Values are the mover's, in the review's unit; an event may add ``by_player``,
+its luck (or cost) in every player's value (a table of three players or more, where another
+player's good roll or mistake moves mine by its own amount); without it, the game is taken
+as zero-sum between two players (the other's is minus the mover's).
 """
 
 from __future__ import annotations
@@ -45,11 +48,21 @@ def rating(average: float, unit: str) -> str:
     return next(word for bound, word in RATINGS[unit] if average < bound)
 
 
+def effect(event: dict, index: int, mover: int) -> float:
+    """What ``event`` (luck, or a decision's cost) does to player ``index``'s value: its
+    ``by_player`` entry, else the mover's amount, negated for the other player."""
+    if "by_player" in event:
+        return event["by_player"][index]
+    amount = event["cost" if event["kind"] == "decision" else "luck"]
+    return amount if index == mover else -amount
+
+
 def player_summary(players: list[str], unit: str, turns: list[dict], events: list[dict],
                    starts: list[float], results: list[float], finished: bool) -> list[dict]:
     """Per player: own luck and error, decisions, average error, rating, the largest
     mistakes, and the identity's terms: ``start + net_luck - net_error = result``, where net
-    is own less the other players' (their good rolls and their mistakes move mine too)."""
+    sums every event's :func:`effect` on the player (the others' good rolls and mistakes move
+    my value too)."""
     out = []
     for index, name in enumerate(players):
         own = [e for e in events if turns[e["turn"] - 1]["player"] == index]
@@ -66,10 +79,11 @@ def player_summary(players: list[str], unit: str, turns: list[dict], events: lis
                                                     "best", "cost")}
                                 for e in mistakes[:LARGEST]]})
     for index, row in enumerate(out):
-        others = [o for j, o in enumerate(out) if j != index]
+        moved = [(e, turns[e["turn"] - 1]["player"]) for e in events]
         row["start"] = starts[index]
-        row["net_luck"] = row["luck"] - sum(o["luck"] for o in others)
-        row["net_error"] = row["error"] - sum(o["error"] for o in others)
+        row["net_luck"] = sum(effect(e, index, m) for e, m in moved if e["kind"] != "decision")
+        row["net_error"] = sum(effect(e, index, m) for e, m in moved
+                               if e["kind"] == "decision" and e["choices"] > 1)
         row["result"] = results[index]
         row["finished"] = finished
     return out
@@ -120,7 +134,11 @@ def summary_lines(doc: dict, unit: str, digits: int, show_all: bool) -> list[str
     bounds = ", ".join(f"{word} below {bound:g}" for bound, word in RATINGS[unit][:-1])
     name = {"win": "P(win)"}.get(unit, unit)
     lines.append(f"rating by the average cost per decision (in {name}): {bounds}, beginner "
-                 "above; net: own less the other players'")
+                 "above; net: every card's, roll's and decision's effect on the player's "
+                 "value, the others' too")
+    if not doc.get("identity", True):
+        lines.append(f"values by the rule {doc.get('rule')!r} (not exact): the mover's turns "
+                     "only, so start + net luck - net error need not be the result")
     return lines
 
 

@@ -78,7 +78,7 @@ HEADER_CASES = [
      ["line 2", "bad target 'lots'"]),
     ("players Anne\ntarget 500\n\nAnne: captain CCDMPSXX", ["line 2", "needs two players"]),
     ("players Anne, anne\n\nAnne: captain CCDMPSXX", ["line 1", "named twice"]),
-    ("players A, B, C\n\nA: captain CCDMPSXX", ["line 1", "one or two players"]),
+    ("players A, B, C, D, E, F\n\nA: captain CCDMPSXX", ["line 1", "at most 5"]),
     ("game armada\nplayers Anne\n\nAnne: captain CCDMPSXX", ["line 1", "armada review"]),
     ("players Anne\nvariant no-such-reading\n\nAnne: captain CCDMPSXX",
      ["unknown variant"]),

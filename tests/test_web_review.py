@@ -192,3 +192,20 @@ def test_no_damaged_record_makes_a_500(client, monkeypatch, reduced_armada):  # 
             if response.status_code == 422:
                 assert "\n" not in response.json()["detail"]
     assert seen[422] > 200 and seen[200] > 0
+
+
+THREE_RECORD = """players Anne, Bruno, Carla
+target 300
+variant score-floor-zero
+
+Anne: gold CDMPPSXX, reroll MPPS CCDDMSXX, stop
+Bruno: captain CCCMMPXX, stop
+Carla: diamond CCDMPSSX, reroll CCDMP SSSSSSXX
+"""
+
+
+def test_a_three_player_review_is_the_cli_json(client, tmp_path, capsys):  # noqa: F811
+    """Three players (the shipped table): the API answers the CLI's review, chart included
+    (one series per player)."""
+    doc = check_same(client, "sabords", THREE_RECORD, tmp_path, capsys)
+    assert doc["exact"] and [row["result"] for row in doc["summary"]] == [0.0, 0.0, 1.0]

@@ -110,9 +110,10 @@ def _header(header: dict) -> tuple[tuple[str, ...], int | None, list[str]]:
         players = tuple(name for name in re.split(r"[\s,]+", named[1]) if name)
         if len(set(map(str.lower, players))) != len(players):
             raise InputError(f"line {named[0]}: a player is named twice")
-        if len(players) > 2:
-            raise InputError(f"line {named[0]}: {len(players)} players: the review covers "
-                             "one or two players so far")
+        most = load_rules().max_players
+        if len(players) > most:
+            raise InputError(f"line {named[0]}: {len(players)} players: a game has at most "
+                             f"{most}")
     target = None
     given = value("target")
     if given is not None:
@@ -121,8 +122,8 @@ def _header(header: dict) -> tuple[tuple[str, ...], int | None, list[str]]:
         except ValueError:
             raise InputError(f"line {given[0]}: bad target {given[1]!r}: a whole number of "
                              "points") from None
-        if len(players) != 2:
-            raise InputError(f"line {given[0]}: a target needs two players (write "
+        if len(players) < 2:
+            raise InputError(f"line {given[0]}: a target needs two players or more (write "
                              "'players A, B'); without a target each turn is reviewed in "
                              "expected points")
     variants = [word for key in ("variant", "variants") for _, rest in header.get(key, [])
@@ -142,9 +143,10 @@ def parse_turn(index: int, number: int, line: str, players: tuple[str, ...],
             listed = ", ".join(players) if players else "none: no 'players' line"
             raise InputError(f"{where}: unknown player {name!r}; players: {listed}")
         player = known.index(name.lower())
-        if len(players) == 2 and player != (index - 1) % 2:
-            raise InputError(f"{where}: it is {players[(index - 1) % 2]}'s turn, not {name}'s "
-                             "(players take turns in the order of the 'players' line)")
+        if len(players) > 1 and player != (index - 1) % len(players):
+            raise InputError(f"{where}: it is {players[(index - 1) % len(players)]}'s turn, "
+                             f"not {name}'s (players take turns in the order of the "
+                             "'players' line)")
     elif players:
         raise InputError(f"{where}: write the player first ('{players[(index - 1) % len(players)]}"
                          ": CARD DICE, ...')")

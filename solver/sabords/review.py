@@ -7,13 +7,20 @@ Two kinds of review, chosen by the record (:mod:`solver.sabords.record`):
   move, read from the exact two-player game table and the turn solved again at its position
   (:func:`solver.sabords.game_advice.card_turn_values`, what ``hold --me --opponent``
   solves); the scores, phases and the end of the game follow from the dice;
+* **the table** (three to five players and a target, :mod:`solver.sabords.review_table`):
+  three players from the exact three-player table, four and five by the rule ``hold
+  --scores`` plays (``exact: false``);
 * **turn by turn** (no target): each turn's value is its expected points
   (:func:`~solver.sabords.game_advice.card_turn_by_payoffs` with the points as payoffs),
   before the card the deck's average.
 
-Identity (tested): for each player, the value at the start plus the net luck (own rolls' and
-cards' luck less the opponent's) less the net error (own costs less the opponent's) is the
-result (1, 0 or 1/2; in the turn-by-turn review, the points scored), up to rounding.
+Identity (tested): for each player, the value at the start plus the net luck (the luck of
+every roll and card, the player's own and the others', in the player's value) less the net
+error (every decision's cost in the player's value) is the result (1, 0 or 1/2, or the share
+of a tie; in the turn-by-turn review, the points scored), up to rounding. Each event carries
+``by_player``, its effect on every player's value: with two players the opponent's value is
+one less the mover's; with three, the exact table's other entries. It does not hold under
+the four- and five-player rule, which values the mover's turns only.
 """
 
 from __future__ import annotations
@@ -38,24 +45,29 @@ class Position:
     mover: int
     phase: str
     over: bool = False
-    result: tuple[float, float] | None = None
+    result: tuple[float, ...] | None = None
     value: float = 0.0  # the mover's value here (the game's result once over)
+    wins: list[float] | None = None  # every player's value here
 
 
-def review_answer(text: str, table_source: Callable, name: str | None = None) -> dict:
+def review_answer(text: str, table_source: Callable, name: str | None = None,
+                  whole: Callable | None = None) -> dict:
     """The review of the record ``text``, what ``treasure sabords review FILE --json`` prints
     and ``POST /api/sabords/review`` answers (``table_source``: the caller's source of game
-    tables); bad input is one line naming the record (``name``: its file, if any)."""
+    tables; ``whole``: of whole-table solutions, for three players); bad input is one line
+    naming the record (``name``: its file, if any)."""
     from solver.review import naming_record
 
     with naming_record(name):
-        return review_record(parse_record(text), table_source)
+        return review_record(parse_record(text), table_source, whole)
 
 
-def review_record(record: GameRecord, table_source: Callable | None = None) -> dict:
+def review_record(record: GameRecord, table_source: Callable | None = None,
+                  whole: Callable | None = None) -> dict:
     """The review of ``record`` as a JSON-ready dict. ``table_source(spec)`` gives the game
     table (the command line's :func:`~solver.sabords.game_cli.game_table`); it is needed only
-    when the record has a target."""
+    when the record has a target; ``whole(table_spec)`` the three-player table (the command
+    line's :func:`~solver.sabords.game_cli.whole_table`)."""
     if record.target is None:
         return _review(record, "points", _points_turns(record))
     if record.rules.ties != "shared":
@@ -64,11 +76,16 @@ def review_record(record: GameRecord, table_source: Callable | None = None) -> d
     from solver.sabords.queries import game_spec
 
     spec = game_spec(record.target, record.variants)
+    if len(record.players) > 2:
+        from solver.sabords.review_table import table_turns, table_values
+
+        return _review(record, "win", table_turns(record, spec, table_source, whole),
+                       table_values(len(record.players)))
     table = table_source(spec)
     return _review(record, "win", _game_turns(record, table))
 
 
-def _review(record: GameRecord, objective: str, turns) -> dict:
+def _review(record: GameRecord, objective: str, turns, values: dict | None = None) -> dict:
     players = list(record.players) or ["player"]
     done, events, trace = [], [], []
     start = None
@@ -79,24 +96,28 @@ def _review(record: GameRecord, objective: str, turns) -> dict:
         events += review.events
         trace.append({"turn": turn_doc["turn"], "player": turn_doc["player"],
                       "values": [[label, value] for label, value in review.trace]})
+        if objective == "win":
+            trace[-1]["wins"] = review.wins
         if start is None:
-            start = review.trace[0][1]
+            start = review.wins[0]
+    values = values or {"exact": True, "identity": True}
     doc = {"format": "treasure-solver/sabords-review", "version": 1,
            "objective": objective, "players": players, "target": record.target,
-           "variants": list(record.variants), "turns": done, "events": events,
-           "trace": trace}
-    doc["summary"] = _summary(players, objective, done, events, start, position)
+           "variants": list(record.variants), **(values if objective == "win" else {}),
+           "turns": done, "events": events, "trace": trace}
+    starts = start if values["identity"] else [
+        next((t["before"] for t in done if t["player"] == i), 0.0) for i in range(len(players))]
+    doc["summary"] = _summary(players, objective, done, events, starts, position)
     return doc
 
 
-def _summary(players, objective, turns, events, start, position) -> list[dict]:
+def _summary(players, objective, turns, events, starts, position) -> list[dict]:
     """Per player totals (:func:`solver.review.player_summary`): the game's starts and
     results, or each turn's value before the card and its points."""
     from solver.review import player_summary
 
     if objective == "win":
-        first = start if turns[0]["player"] == 0 else 1 - start
-        starts, results = [first, 1 - first], _results(position)
+        results = list(position.result) if position.over else list(position.wins)
     else:  # each turn apart: the start is the sum of the turns' values before the card
         starts = [sum(t["before"] for t in turns if t["player"] == i) for i in
                   range(len(players))]
@@ -104,14 +125,6 @@ def _summary(players, objective, turns, events, start, position) -> list[dict]:
                    range(len(players))]
     finished = objective == "points" or position.over
     return player_summary(players, objective, turns, events, starts, results, finished)
-
-
-def _results(position: Position) -> list[float]:
-    """Each player's result (1, 0, 1/2), or where an unfinished game stands (P(win))."""
-    if position.over:
-        return list(position.result)
-    mine = position.value
-    return [mine, 1 - mine] if position.mover == 0 else [1 - mine, mine]
 
 
 # -- the turn-by-turn review ----------------------------------------------------------------
@@ -138,10 +151,12 @@ def _points_turns(record: GameRecord):
 
     rules = record.rules
     before = _deck_value(rules)
+    players = max(len(record.players), 1)
     for turn in record.turns:
         solved = card_turn_by_payoffs(rules, turn.card, points_pay)
-        review = TurnReplay(rules, turn, solved, before, "").run()
-        yield (_turn_doc(turn, review, before, None), review, None)
+        review = TurnReplay(rules, turn, solved, before, "", seats=(turn.player,),
+                            players=players).run()
+        yield (turn_doc(turn, review, before, None), review, None)
 
 
 # -- the two-player game --------------------------------------------------------------------
@@ -163,19 +178,23 @@ def _game_turns(record: GameRecord, table):
         solved = card_turn_values(table, turn.card, me, other, position.phase)
         where = f"{me} to {other} ({position.phase})"
         context = {"scores": [me, other], "phase": position.phase}
-        review = TurnReplay(spec.rules, turn, solved, before, where, context).run()
-        doc = _turn_doc(turn, review, before, position)
+        # two players: the opponent's value is one less the mover's (P(win) + 1/2 P(tie))
+        review = TurnReplay(spec.rules, turn, solved, [before, 1.0 - before], where, context,
+                            others=1.0 - solved[1][None], seats=(turn.player, 1 - turn.player),
+                            players=2).run()
+        doc = turn_doc(turn, review, before, position)
         position = next_position(position, review, spec)
         position.value = review.value if position.over else table.win(
             position.scores[position.mover], position.scores[1 - position.mover],
             position.phase)
+        position.wins = review.wins[-1]
         doc["scores_after"] = list(position.scores)
         if position.over:
             doc["result"] = list(position.result)
         yield doc, review, position
 
 
-def _turn_doc(turn, review, before: float, position: Position | None) -> dict:
+def turn_doc(turn, review, before: float, position: Position | None) -> dict:
     doc = {"turn": turn.number, "player": turn.player, "card": turn.card,
            "rolls": len(turn.steps), "end": review.end, "points": review.own,
            "opponents_lose": review.loss, "before": before, "after": review.value}

@@ -32,14 +32,15 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
       treasure sabords review models/sabords/example-game.txt
       treasure sabords review game.txt --json --plot game.png
     """
-    from solver.sabords.game_cli import game_table
+    from solver.sabords.game_cli import game_table, whole_table
     from solver.sabords.review import review_answer
     from solver.util import output_path, read_text
 
     if plot_file is not None:
         output_path(plot_file, "chart")
     text = read_text(record_file, "game record")
-    doc = review_answer(text, game_table(use_cache=not no_cache), record_file)
+    doc = review_answer(text, game_table(use_cache=not no_cache), record_file,
+                        whole_table(not no_cache))
     if plot_file is not None:
         from solver.sabords.review_plot import review_png
         from solver.util import write_output
@@ -61,6 +62,8 @@ def review_text(doc: dict, show_all: bool = False) -> str:
     names = doc["players"]
     what = (f"P(win) of the player to move, target {doc['target']}" if win
             else "expected points of each turn")
+    if win and not doc["exact"]:
+        what += f", by the rule {doc['rule']} ({doc['rule_title']})"
     lines = [f"Mille Sabords review: {' vs '.join(names)}; values are {what}"
              + (f"; variants {', '.join(doc['variants'])}" if doc["variants"] else "")]
     rows = []

@@ -1,5 +1,6 @@
 """The review's chart: each player's P(win) through the game, step by step (the card drawn,
-every roll, every decision), or in a record without a target each player's points banked
+every roll, every decision; under the four- and five-player rule each player's value as of
+their own last turn), or in a record without a target each player's points banked
 plus the turn in play's expected points."""
 
 from __future__ import annotations
@@ -13,17 +14,20 @@ def chart_series(doc: dict) -> tuple[list[float], list[list[float]], list[tuple[
     ys: list[list[float]] = [[] for _ in range(players)]
     starts = []
     banked = [0.0] * players
+    last = [row["start"] for row in doc["summary"]]
     for turn, trace in zip(doc["turns"], doc["trace"], strict=True):
         mover = turn["player"]
         values = [value for _, value in trace["values"]]
         starts.append((len(xs), turn["turn"]))
         for step, value in enumerate(values):
             xs.append(turn["turn"] - 1 + step / len(values))
+            if doc["objective"] == "win":  # every player's value; the rule gives the mover's
+                wins = trace["wins"][step]
+                last = wins if doc.get("identity", True) else [
+                    value if p == mover else last[p] for p in range(players)]
             for p in range(players):
-                if doc["objective"] == "win":
-                    ys[p].append(value if p == mover else 1.0 - value)
-                else:
-                    ys[p].append(banked[p] + (value if p == mover else 0.0))
+                ys[p].append(last[p] if doc["objective"] == "win"
+                             else banked[p] + (value if p == mover else 0.0))
         if doc["objective"] != "win":
             banked[mover] += turn["points"]
     if xs:  # the last value holds to the end of the last turn

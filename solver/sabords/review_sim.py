@@ -22,25 +22,35 @@ MAX_TURNS = 400  # a game this long is surely a bug: stop writing
 
 def simulate_record(rules: Rules, players: tuple[str, ...], target: int | None, seed: int,
                     blunder: float = 0.0, turns: int | None = None,
-                    table_source=None) -> str:
+                    table_source=None, whole=None) -> str:
     """A record of a seeded game (``turns`` turns, or until the game ends when ``target``
     is given), each decision the best option or, with probability ``blunder``, a random one;
-    every turn's points are written (so the record checks them)."""
+    every turn's points are written (so the record checks them). Three players or more are
+    played on :class:`~solver.sabords.review_table.TableGame`'s turns (``whole``: the
+    three-player table's source)."""
     from solver.sabords.game_advice import card_turn_by_payoffs, card_turn_values
     from solver.sabords.review import Position, next_position, points_pay
 
     rng = np.random.default_rng(seed)
-    table = None
+    table = game = None
     if target is not None:
         from solver.sabords.queries import game_spec
 
-        table = table_source(game_spec(target, rules.variants))
-    position = Position([0, 0], 0, "normal")
+        spec = game_spec(target, rules.variants)
+        if len(players) > 2:
+            from solver.sabords.review_table import TableGame
+
+            game = TableGame(spec, len(players), table_source, whole)
+        else:
+            table = table_source(spec)
+    position = game.start() if game is not None else Position([0, 0], 0, "normal")
     lines = _header(rules, players, target)
     limit = MAX_TURNS if turns is None else turns
     for number in range(1, limit + 1):
         card = _draw(rules, rng)
-        if table is None:
+        if game is not None:
+            solved = game.turn(position, card)["solved"]
+        elif table is None:
             solved = card_turn_by_payoffs(rules, card, points_pay)
         else:
             me, other = position.scores[position.mover], position.scores[1 - position.mover]
@@ -52,8 +62,9 @@ def simulate_record(rules: Rules, players: tuple[str, ...], target: int | None, 
         points = review.loss if review.end == "island" else review.own
         end = "bust" if review.end == "lost" else review.end
         lines.append(f"{name}{line}, {end} {points:+d}")
-        if table is not None:
-            position = next_position(position, review, table.spec)
+        if table is not None or game is not None:
+            position = (game.after(position, review) if game is not None
+                        else next_position(position, review, table.spec))
             if position.over:
                 break
     return "\n".join(lines) + "\n"

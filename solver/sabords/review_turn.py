@@ -10,6 +10,13 @@ A roll's luck is the value of the dice it shows less the value of the option tha
 them (its expectation before the roll); a decision's cost is the best option's value less
 the played one's. So the value before the card, plus the luck, less the costs, is the value
 of how the turn ended, exactly up to rounding.
+
+At a table the turn moves every player's value, not only the mover's: given the other
+players' payoffs per outcome (``others``), their values under the mover's play are the
+engine's policy evaluation (:func:`solver.engine.stopping.evaluate`) of the mover's optimal
+policy, and each event carries ``by_player``: its luck (or, for a decision, its cost: the best
+option's value less the played one's) in every player's value. The same telescoping holds
+for each player.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.engine.stopping import evaluate
 from solver.sabords.advice import best_protect
 from solver.sabords.dice import format_dice
 from solver.sabords.record import TurnRecord
@@ -34,27 +42,35 @@ from solver.util import InputError
 
 @dataclass
 class TurnReview:
-    """What one turn gave: the values along it (``trace``: (label, value) pairs), its events
-    (luck and decisions, dicts ready for JSON), and how it ended: the outcome ``(own, loss,
-    win)`` in points, and its value."""
+    """What one turn gave: the values along it (``trace``: (label, value) pairs, the mover's;
+    ``wins``: every player's value at each of them), its events (luck and decisions, dicts
+    ready for JSON), and how it ended: the outcome ``(own, loss, win)`` in points, its value
+    and the outcome's index (``out``)."""
 
     trace: list[tuple[str, float]] = field(default_factory=list)
+    wins: list[list[float]] = field(default_factory=list)
     events: list[dict] = field(default_factory=list)
     own: int = 0
     loss: int = 0
     win: bool = False
     end: str = ""
     value: float = 0.0
+    out: int = -1
 
 
 class TurnReplay:
     """Replays ``turn`` on the solved turn ``(om, pay, sol)`` of its card (from
     :func:`~solver.sabords.game_advice.card_turn_by_payoffs`); ``before`` is the value
     before the card is drawn, ``where`` names the position for the decisions and
-    ``context`` adds fields to each decision (the scores and the phase)."""
+    ``context`` adds fields to each decision (the scores and the phase).
 
-    def __init__(self, rules: Rules, turn: TurnRecord, solved, before: float, where: str = "",
-                 context: dict | None = None):
+    At a table: ``others`` holds the payoff per outcome of each player after the mover, in
+    playing order (``(players - 1, outcomes)``), ``before`` is then every one's value (the
+    mover's first), and ``seats`` the record's index of each of them (of ``players``)."""
+
+    def __init__(self, rules: Rules, turn: TurnRecord, solved, before, where: str = "",
+                 context: dict | None = None, others=None, seats: tuple[int, ...] = (0,),
+                 players: int = 1):
         self.rules, self.turn, self.where = rules, turn, where
         self.context = context or {}
         self.om, self.pay, self.sol = solved
@@ -63,8 +79,12 @@ class TurnReplay:
         self.card = rules.card(turn.card)
         self.skull = rules.face(rules.skull)
         self.review = TurnReview()
-        self.value = before
-        self.review.trace.append(("before the card", before))
+        self.vec = np.atleast_1d(np.asarray(before, dtype=np.float64))
+        self.value = float(self.vec[0])
+        self.seats, self.players = seats, players
+        self.pays = np.vstack([self.pay, *([] if others is None else [others])])
+        self.review.trace.append(("before the card", self.value))
+        self.review.wins.append(self._by_player(self.vec))
         # (own, loss, win) in units -> outcome index of the card's own table
         om_own, om_loss, om_win = card_turn(turn.card, rules)[1:]
         self.outcome = {(int(a), int(b), bool(c)): i
@@ -76,7 +96,29 @@ class TurnReplay:
             self.bust_chance = self.problem.bonus_expectation()
             self.chest_choice = best_protect(self.space, self.skull,
                                              self.pay[self.om.protect_out])
+        self.values, self.q = self._values()
 
+    def _values(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every player's value of each state and action under the mover's optimal play,
+        ``(players, modes, F)`` and ``(players, A)``: the mover's are the solution's."""
+        values, q = self.sol.value[None], self.sol.action_value[None]
+        if len(self.pays) == 1:
+            return values, q
+        problem, om, others = self.problem, self.om, self.pays[1:]
+        if len(others) == 1 and np.array_equal(others[0], 1.0 - self.pay):
+            # two players: the other's payoff is one less the mover's, so is every expectation
+            return np.concatenate([values, 1.0 - values]), np.concatenate([q, 1.0 - q])
+        bonus = None
+        if om.protect_out is not None:  # the mover's chest, paid to each player
+            chest = om.protect_out[self.chest_choice[problem.act_keep]]
+            bonus = others[:, chest] - others[:, [om.base_out]]
+        own = evaluate(problem, self.sol.policy, others[:, om.stop_out], others[:, om.end_out],
+                       bonus)
+        landing = np.where(problem.live, own, others[:, om.end_out])
+        theirs = self.space.expect(landing)[:, problem.act_next, problem.act_keep]
+        if bonus is not None:
+            theirs = theirs + self.bust_chance[problem.act_next, problem.act_keep] * bonus
+        return np.concatenate([values, own]), np.concatenate([q, theirs])
     # -- helpers ---------------------------------------------------------------------------
     def _fail(self, roll: int | None, text: str) -> InputError:
         at = f"turn {self.turn.number} (line {self.turn.line})" + (f", roll {roll}" if roll
@@ -89,15 +131,35 @@ class TurnReplay:
     def _dice(self, counts) -> str:
         return format_dice(np.asarray(counts), self.rules)
 
-    def _luck(self, label: str, value: float, roll: int | None) -> None:
+    def _by_player(self, vec) -> list[float]:
+        """A vector by position (the mover first) as one entry per player of the record
+        (zero for a player whose value the turn does not give)."""
+        out = [0.0] * self.players
+        for seat, value in zip(self.seats, vec, strict=False):
+            out[seat] = float(value)
+        return out
+
+    def _luck(self, label: str, vec, roll: int | None) -> None:
+        vec = np.asarray(vec, dtype=np.float64)
+        value = float(vec[0])
         event = {"kind": "roll" if roll else "card", "turn": self.turn.number,
                  "label": label, "luck": value - self.value, "before": self.value,
-                 "after": value}
+                 "after": value, "by_player": self._by_player(vec - self.vec)}
         if roll:
             event["roll"] = roll
         self.review.events.append(event)
-        self.review.trace.append((label, value))
-        self.value = value
+        self._step(label, vec)
+
+    def _step(self, label: str, vec) -> None:
+        self.review.trace.append((label, float(vec[0])))
+        self.review.wins.append(self._by_player(vec))
+        self.vec, self.value = vec, float(vec[0])
+
+    def _option(self, mode: int, pos: int, action: int | None) -> np.ndarray:
+        """Every player's value of an option: stopping (``None``) or an action."""
+        if action is None:
+            return self.pays[:, self.om.stop_out[mode, pos]].copy()
+        return self.q[:, action].copy()
 
     def options(self, mode: int, pos: int) -> list[tuple[str, int | None, float]]:
         return turn_options(self.rules, (self.om, self.pay, self.sol), mode, pos)
@@ -107,7 +169,8 @@ class TurnReplay:
         steps = self.turn.steps
         first = steps[0].roll
         pos = self._pos(first)
-        card_value = self.om.first_roll_value(self.sol.value, self.pay)
+        card_value = [self.om.first_roll_value(values, pay)
+                      for values, pay in zip(self.values, self.pays, strict=True)]
         self._luck(f"draws {self.turn.card}", card_value, None)
         if self.om.first_rows[pos]:
             return self._first_row_end(pos, first)
@@ -128,15 +191,17 @@ class TurnReplay:
         self.rows[roll] = True
         counts = self.space.counts[self.space.full[pos]]
         if self.problem.live[mode, pos]:
-            value = max(v for _, _, v in self.options(mode, pos))
+            _, action, value = max(self.options(mode, pos), key=lambda o: o[2])
+            vec = self._option(mode, pos, action)
+            vec[0] = value
         else:
-            value = self._bust_value(mode, pos)
-        self._luck(f"roll {roll}: {self._dice(counts)}", value, roll)
+            vec = self._bust_value(mode, pos)
+        self._luck(f"roll {roll}: {self._dice(counts)}", vec, roll)
 
-    def _bust_value(self, mode: int, pos: int) -> float:
+    def _bust_value(self, mode: int, pos: int) -> np.ndarray:
         if self.chest_node is not None:
-            return float(self.pay[self.om.protect_out[self.chest_node]])
-        return float(self.pay[self.om.end_out[mode, pos]])
+            return self.pays[:, self.om.protect_out[self.chest_node]]
+        return self.pays[:, self.om.end_out[mode, pos]]
 
     def _keep(self, shown, step, number) -> np.ndarray:
         """The dice kept before roll ``number``: as written, else every die that shows the
@@ -171,16 +236,22 @@ class TurnReplay:
             raise self._fail(number, self._illegal(mode, rows, rolled))
         action = int(match[0])
         value = float(self.sol.action_value[action])
+        vec = self._option(mode, pos, action)
         label = f"reroll {self._dice(rolled)}"
         node = int(self.problem.act_keep[action])
         self.chest_node = None
         if self.om.protect_out is not None:
             self.chest_node = self._chest(step.chest, keep, number, node)
             # the option's value assumes the best chest; another chest pays less on a bust
+            chance = self.bust_chance[self.problem.act_next[action], node]
             short = self.chest_best[node] - self.pay[self.om.protect_out[self.chest_node]]
-            value -= float(self.bust_chance[self.problem.act_next[action], node] * short)
+            value -= float(chance * short)
+            protect = self.om.protect_out
+            vec -= chance * (self.pays[:, protect[self.chest_choice[node]]]
+                             - self.pays[:, protect[self.chest_node]])
             label += f", chest {self._dice(self.space.counts[self.chest_node])}"
-        self._decide(mode, pos, label, value, number - 1)
+        vec[0] = value
+        self._decide(mode, pos, label, vec, number - 1)
         new_mode = int(self.problem.act_next[action])
         return new_mode, self._pos(step.roll)
 
@@ -222,9 +293,12 @@ class TurnReplay:
         return (f"rerolling {self._dice(rolled)} is not a legal reroll with the {card.name} "
                 "card")
 
-    def _decide(self, mode: int, pos: int, played: str, value: float, roll: int) -> None:
+    def _decide(self, mode: int, pos: int, played: str, vec, roll: int) -> None:
+        value = float(vec[0])
         options = self.options(mode, pos)
         best_label, best_action, best = max(options, key=lambda o: o[2])
+        best_vec = self._option(mode, pos, best_action)
+        best_vec[0] = best
         if self.om.protect_out is not None and best_action is not None:
             node = int(self.problem.act_keep[best_action])
             chest = self.space.counts[self.chest_choice[node]]
@@ -237,10 +311,10 @@ class TurnReplay:
                  "played_value": value, "best_value": best, "cost": best - value,
                  "choices": len(options), "card": self.turn.card, **self.context,
                  "sorceress_used": bool(self.card.skull_rerolls and mode),
-                 "rerolled": bool(self.card.rerolls < NO_LIMIT and mode)}
+                 "rerolled": bool(self.card.rerolls < NO_LIMIT and mode),
+                 "by_player": self._by_player(best_vec - vec)}
         self.review.events.append(event)
-        self.review.trace.append((f"plays {played}", value))
-        self.value = value
+        self._step(f"plays {played}", vec)
 
     def _end(self, mode: int, pos: int) -> TurnReview:
         counts = self.space.counts[self.space.full[pos]].astype(int)
@@ -254,7 +328,7 @@ class TurnReplay:
             if written == "island" or written == "bust" and not accepts:
                 raise self._fail(steps, f"{self._dice(counts)} is not {written}: the turn "
                                  "can stop here")
-            self._decide(mode, pos, "stop", float(self.pay[out]), steps)
+            self._decide(mode, pos, "stop", self.pays[:, out], steps)
             end = "bust" if accepts else "stop"
         else:
             if written == "stop" or written == "island":
@@ -273,8 +347,8 @@ class TurnReplay:
         """A first roll that decides the turn (the Island of Skulls, or a turn lost at once):
         no choice, the luck of the roll, then the luck of how the Island ends."""
         row = self.om.first_rows[pos]
-        value = float(sum(q * self.pay[o] for o, q in row.items()))
-        self._luck(f"roll 1: {self._dice(first)}", value, 1)
+        vec = sum(q * self.pays[:, o] for o, q in row.items())
+        self._luck(f"roll 1: {self._dice(first)}", vec, 1)
         steps = self.turn.steps
         if not self.card.island:  # enough skulls for the Island, on a card without one
             if len(steps) > 1 or self.turn.end not in (None, "bust"):
@@ -289,7 +363,7 @@ class TurnReplay:
         if out is None or out not in row:
             raise self._fail(len(steps), f"an Island of Skulls that starts with "
                              f"{self._dice(first)} cannot cost {loss} points")
-        self._luck(f"the Island ends: each opponent loses {loss}", float(self.pay[out]),
+        self._luck(f"the Island ends: each opponent loses {loss}", self.pays[:, out],
                    len(steps))
         return self._finish(out, "island")
 
@@ -330,9 +404,9 @@ class TurnReplay:
         review = self.review
         review.own, review.loss = int(om_own[out]) * UNIT, int(om_loss[out]) * UNIT
         review.win, review.end = bool(om_win[out]), end
-        review.value = float(self.pay[out])
-        if self.value != review.value:  # a stop's value is its outcome's, exactly
-            self._luck("the turn ends", review.value, None)
+        review.value, review.out = float(self.pay[out]), out
+        if np.any(self.vec != self.pays[:, out]):  # a stop's value is its outcome's, exactly
+            self._luck("the turn ends", self.pays[:, out], None)
         self._check_points(end)
         return review
 

@@ -21,7 +21,7 @@ from fastapi.responses import Response
 from solver.web.app import json_response
 from solver.web.builds import Builds
 from solver.web.models import Review
-from solver.web.tables import GameTables, armada_ready
+from solver.web.tables import GameTables, WholeTables, armada_ready
 
 
 def chart_answer(doc: dict, series: Callable[[dict], tuple]) -> dict:
@@ -36,11 +36,12 @@ def review_router(game_tables: GameTables, builds: Builds) -> APIRouter:
     """The review endpoints, reading Mille Sabords tables from ``game_tables`` and building
     Gold Armada's with ``builds``."""
     router = APIRouter()
+    whole_tables = WholeTables(builds)  # three players: the exact table, built as for hold
 
     def sabords(record: str) -> dict:
         from solver.sabords.review import review_answer
 
-        return review_answer(record, game_tables)
+        return review_answer(record, game_tables, whole=whole_tables)
 
     def armada(record: str) -> dict:
         from solver.armada.review import review_answer
