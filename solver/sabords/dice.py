@@ -47,5 +47,8 @@ def parse_dice(text: str, rules: Rules, count: int | None = None) -> tuple[int, 
 
 
 def format_dice(counts, rules: Rules) -> str:
-    """Letters in the rules' face order, e.g. ``CCDSX``."""
+    """Letters in the rules' face order, e.g. ``CCDSX`` (``counts``: integers, or a NumPy
+    array of them, read as Python integers at once: a hold answer writes two hundred)."""
+    if hasattr(counts, "tolist"):
+        counts = counts.tolist()
     return "".join(letter * int(n) for letter, n in zip(rules.letters, counts, strict=True))

@@ -108,27 +108,32 @@ def position(table: GameTable, me: int, opponent: int, phase: str,
 
 
 def game_hold(table: GameTable, card: str, me: int, opponent: int, phase: str, dice: str, *,
-              sorceress_used: bool = False, rerolled: bool = False) -> dict:
+              sorceress_used: bool = False, rerolled: bool = False,
+              points: dict | None = None) -> dict:
     """Every option for the dice showing, valued by P(win) + 1/2 P(tie), best first; and the
-    option that maximises the turn's expected points (``points_best``)."""
+    option that maximises the turn's expected points (``points_best``; ``points``: the
+    points advice for these dice when the caller has it already)."""
     return hold_by_payoffs(
         table.spec.rules, card, dice,
         lambda own, loss, win: _payoffs(table, phase, me, opponent, own, loss, win),
         {"me": me, "opponent": opponent, "phase": phase},
         sorceress_used=sorceress_used, rerolled=rerolled,
-        turn=lambda: card_turn_values(table, card, me, opponent, phase))
+        turn=lambda: card_turn_values(table, card, me, opponent, phase), points=points)
 
 
 def hold_by_payoffs(rules, card: str, dice: str, pay_of, position: dict, *,
                     sorceress_used: bool = False, rerolled: bool = False,
-                    turn: Callable[[], tuple] | None = None) -> dict:
+                    turn: Callable[[], tuple] | None = None,
+                    points: dict | None = None) -> dict:
     """:func:`game_hold` for any scoreboard: ``pay_of(own, loss, win)`` gives the mover's
     P(win) after each outcome of the card's outcome table, ``position`` the fields that
     describe the position in the answer; ``turn()``, when given, is the turn solved with
-    those payoffs (kept by the caller), called once the dice are checked."""
+    those payoffs (kept by the caller), called once the dice are checked; ``points``, when
+    given, is :func:`advise`'s points answer for these dice (which checks them)."""
     card = rules.card(card).name
-    points = advise(card, Objective("points"), rules, dice, sorceress_used=sorceress_used,
-                    rerolled=rerolled)
+    if points is None:
+        points = advise(card, Objective("points"), rules, dice,
+                        sorceress_used=sorceress_used, rerolled=rerolled)
     om, pay, sol = card_turn_by_payoffs(rules, card, pay_of) if turn is None else turn()
     counts = np.array(parse_dice(dice, rules))
     space = om.problem.space

@@ -81,11 +81,11 @@ def hold_answer(card: str, dice: str, table: TableSource, *, objective: str | No
     spec = game_spec(target, variants)
     phase = phase_of(spec, me, opponent, sudden_death)
     # the turn's own checks (dice, flags, a bust) come before the game table, which may take
-    # minutes to solve; game_hold makes the same call, then answered from memory
-    advise(card, Objective("points"), spec.rules, dice, sorceress_used=sorceress_used,
-           rerolled=rerolled)
+    # minutes to solve; game_hold reads the points advice they give
+    points = advise(card, Objective("points"), spec.rules, dice,
+                    sorceress_used=sorceress_used, rerolled=rerolled)
     return game_hold(table(spec), card, me, opponent, phase, dice,
-                     sorceress_used=sorceress_used, rerolled=rerolled)
+                     sorceress_used=sorceress_used, rerolled=rerolled, points=points)
 
 
 def game_answer(table: TableSource, *, me: int | None = None, opponent: int | None = None,
