@@ -168,3 +168,33 @@ def test_the_documented_three_player_example(sources):
     assert costs == {(1, 1): 0.0, (1, 2): 0.137, (3, 1): 0.262}
     assert [row["result"] for row in doc["summary"]] == [0.0, 0.0, 1.0]
     _identity(doc)
+
+
+RACE = """players Anne, Bruno, Carla
+target 300
+variant score-floor-zero
+
+Anne: gold CCDDMMPS, stop
+Bruno: diamond XXXXCDMP, CDXXXXXX, CXXXXXXX, island
+Carla: skulls-1 CDMPPSSX, reroll MP CDPSSSXX, bust
+Anne: skulls-1 CDMPPSSX, reroll MP CDPSSSXX, bust
+Bruno: gold CCDDMMPS, stop
+"""
+
+
+def test_the_final_round_and_the_race(sources, capsys):
+    """Anne reaches the target; Bruno's Island on his last turn drops her to zero (the
+    floor); Carla's last turn busts, so the race follows, and Bruno's stop at the target wins
+    it at once. The last turn's and the race's decisions are hold --scores --trigger's and
+    --race's."""
+    doc = review_record(parse_record(RACE), *sources)
+    assert [t["phase"] for t in doc["turns"]] == ["normal", "final-2", "final-1", "race",
+                                                    "race"]
+    assert doc["turns"][0]["scores_after"] == [600, 0, 0]
+    assert doc["turns"][1]["scores_after"] == [0, 0, 0]
+    assert doc["turns"][-1]["result"] == [0.0, 1.0, 0.0]
+    _identity(doc)
+    later = [e for e in doc["events"] if e["kind"] == "decision" and e["turn"] >= 3]
+    assert {e["phase"] for e in later} == {"final-1", "race"} and later[0]["trigger"] == 2
+    for e in later:
+        _same_as_hold(e, _hold(e, capsys))

@@ -46,7 +46,6 @@ class Position:
     phase: str
     over: bool = False
     result: tuple[float, ...] | None = None
-    value: float = 0.0  # the mover's value here (the game's result once over)
     wins: list[float] | None = None  # every player's value here
 
 
@@ -184,9 +183,6 @@ def _game_turns(record: GameRecord, table):
                             players=2).run()
         doc = turn_doc(turn, review, before, position)
         position = next_position(position, review, spec)
-        position.value = review.value if position.over else table.win(
-            position.scores[position.mover], position.scores[1 - position.mover],
-            position.phase)
         position.wins = review.wins[-1]
         doc["scores_after"] = list(position.scores)
         if position.over:
