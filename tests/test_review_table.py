@@ -199,3 +199,17 @@ def test_the_final_round_and_the_race(sources, capsys):
     assert {e["phase"] for e in later} == {"final-1", "race"} and later[0]["trigger"] == 2
     for e in later:
         _same_as_hold(e, _hold(e, capsys))
+
+
+def test_the_rules_chart(sources):
+    """Under the rule the trace has the mover's values only (no ``wins``), and the chart holds
+    each player's value from their own last turn."""
+    from solver.sabords.review_plot import chart_series
+
+    _, doc = _game(sources, FOUR, 31, 0.0)
+    assert all("wins" not in trace for trace in doc["trace"])
+    xs, ys, _ = chart_series(doc)
+    assert len(ys) == 4 and all(len(series) == len(xs) for series in ys)
+    first = doc["trace"][0]["values"]
+    assert [ys[0][i] for i in range(len(first))] == [v for _, v in first]
+    assert ys[1][0] == doc["summary"][1]["start"]

@@ -85,6 +85,7 @@ def review_record(record: GameRecord, table_source: Callable | None = None,
 
 
 def _review(record: GameRecord, objective: str, turns, values: dict | None = None) -> dict:
+    values = values or {"exact": True, "identity": True}
     players = list(record.players) or ["player"]
     done, events, trace = [], [], []
     start = None
@@ -95,11 +96,10 @@ def _review(record: GameRecord, objective: str, turns, values: dict | None = Non
         events += review.events
         trace.append({"turn": turn_doc["turn"], "player": turn_doc["player"],
                       "values": [[label, value] for label, value in review.trace]})
-        if objective == "win":
+        if objective == "win" and values["identity"]:  # the rule gives the mover's only
             trace[-1]["wins"] = review.wins
         if start is None:
             start = review.wins[0]
-    values = values or {"exact": True, "identity": True}
     doc = {"format": "treasure-solver/sabords-review", "version": 1,
            "objective": objective, "players": players, "target": record.target,
            "variants": list(record.variants), **(values if objective == "win" else {}),

@@ -22,8 +22,7 @@ def chart_series(doc: dict) -> tuple[list[float], list[list[float]], list[tuple[
         for step, value in enumerate(values):
             xs.append(turn["turn"] - 1 + step / len(values))
             if doc["objective"] == "win":  # every player's value; the rule gives the mover's
-                wins = trace["wins"][step]
-                last = wins if doc.get("identity", True) else [
+                last = trace["wins"][step] if doc.get("identity", True) else [
                     value if p == mover else last[p] for p in range(players)]
             for p in range(players):
                 ys[p].append(last[p] if doc["objective"] == "win"
