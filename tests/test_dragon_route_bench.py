@@ -1,12 +1,14 @@
 """``make bench``'s query sets for Die Dracheninsel are what its report says they are: the
 three-swap hands hold exactly three swap cards, the mixes in turn, and the same seed gives
-the same queries."""
+the same queries; each route reports its CP-SAT work, and the bench its spread."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from solver.dragon.bench import THREE_SWAP_MIXES, THREE_SWAP_QUERIES, three_swap_queries
+from solver.dragon.bench import THREE_SWAP_MIXES, THREE_SWAP_QUERIES, three_swap_queries, timed
+from solver.dragon.router.model import CpRouter
+from solver.dragon.router.rounds import cp_route
 
 
 def _swaps(q) -> Counter:
@@ -29,3 +31,23 @@ def test_the_same_seed_gives_the_same_queries():
         (q.hunter, q.hand, q.position.tiles) for q in again]
     other = three_swap_queries(10, 8)
     assert [q.hand for q in first] != [q.hand for q in other]
+
+
+def test_a_routes_work_is_cp_sats_deterministic_time_over_its_models():
+    """``RouteResult.work`` sums CP-SAT's deterministic time over every model a query solves:
+    the same on a second run (so the bench's work figures compare across machines and loads),
+    and more than the first model's alone when the query goes on to rounds with swaps."""
+    q = three_swap_queries(2)[1]
+    first, again = cp_route(q), cp_route(q)
+    assert first.work == again.work > 0
+    swapless = CpRouter(q, swaps=0)
+    swapless.solve()
+    assert first.work > swapless.work > 0
+
+
+def test_the_bench_reports_wall_cpu_and_work_apart():
+    figures = timed(three_swap_queries(2), "two hands")
+    for key in ("wall_s", "cpu_s", "work"):
+        spread = figures[key]
+        assert 0 <= spread["median"] <= spread["p95"] <= spread["worst"]
+    assert figures["work"]["worst"] > 0

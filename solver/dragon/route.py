@@ -72,6 +72,7 @@ class RouteResult:
     method: str = ""
     seconds: float = 0.0
     optimal: bool = True  # False: a solver's work limit cut the proof short (best found)
+    work: float = 0.0  # CP-SAT's deterministic time over the query's models (the same anywhere)
 
     @property
     def value(self) -> tuple[int, int]:

@@ -65,6 +65,7 @@ class Solving:
         # solves 25-50% faster; the full models gain little, and some lose)
         solver.parameters.add_lp_constraints_lazily = not self.relax
         status = solver.Solve(self.m)
+        self.work = solver.deterministic_time
         if status == cp_model.INFEASIBLE:
             self.objective = self.bound = INF
             return RouteResult(False, 0, None, [], "cp-sat", time.perf_counter() - t0)

@@ -48,6 +48,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     stages = (False, "strict", True) if full.refines_relaxation() else (False, "strict")
     say("the turn without swaps")
     prev = CpRouter(q, swaps=0)
+    solved = [prev]  # every router solved, for the work spent
     result = prev.solve(workers, work_limit)
     proved = result.optimal
     mixed = any(len(c.actions) > 1 and c.swaps(q.position.island.model)
@@ -67,6 +68,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
             say(f"round {k} of {most}: {_STAGE_NAMES[stage]}")
             if stage == "strict":
                 strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
+                solved.append(strict)
                 strict_result = _attempt(strict, workers, STRICT_WORK)
                 proposal = None
                 if strict_result is not None and strict_result.remaining is not None:
@@ -79,6 +81,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 if completed is not None and completed[1].objective <= prev.objective:
                     best = completed[1]
                 relaxed = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
+                solved.append(relaxed)
                 floor = lower
                 if stage and named_bound is not None:
                     # (round k's named relaxation restricts round k-1's: its bound holds too)
@@ -104,7 +107,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 plan = proposal
                 if proved and (completed is None or completed[1].objective > lower):
                     say(f"round {k} of {most}: completing a proposed route")
-                    completed = _completed(q, k, plan, lower, workers, work_limit) or completed
+                    completed = (_completed(q, k, plan, lower, workers, work_limit, solved)
+                                 or completed)
             if completed is not None and completed[1].objective == lower:
                 # a real route at the relaxation's bound is optimal over every route (fewer
                 # swaps cannot beat round k-1, more cannot beat the bound)
@@ -117,6 +121,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
             plan = None  # the proposal is no better than the route in hand: start from that
         say(f"round {k} of {most}: every route with {k} swap(s) better than the best so far")
         router = CpRouter(q, swaps=k, exact_swaps=True)
+        solved.append(router)
         try:
             found = router.solve(workers, work_limit, lower=lower, plan_hint=plan,
                                  upper=prev.objective - 1)
@@ -129,14 +134,16 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
         result, prev = found, router
     result.optimal = proved
     result.seconds = time.perf_counter() - t0
+    result.work = sum(getattr(r, "work", 0.0) for r in solved)
     return result
 
 
 def _completed(q: RouteQuery, k: int, plan: list[Move], lower: int, workers: int,
-               work_limit: float) -> tuple[RouteResult, CpRouter] | None:
+               work_limit: float, solved: list[CpRouter]) -> tuple[RouteResult, CpRouter] | None:
     """The proposed route's moves and plays, completed by CP-SAT (payments, end): the best
-    such route of value at least ``lower``, or None."""
+    such route of value at least ``lower``, or None. The model is added to ``solved``."""
     fixed = CpRouter(q, swaps=max(k, sum(e.action == "swap" for e in plan)))
+    solved.append(fixed)
     fixed_result = _attempt(fixed, workers, work_limit, lower=lower, plan_hint=plan,
                             fix_plan=True)
     if fixed_result is not None and fixed_result.optimal and fixed_result.remaining is not None:
