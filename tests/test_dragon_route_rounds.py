@@ -41,3 +41,15 @@ def test_a_round_with_no_better_route_has_none():
         result = found.solve()
         if result.remaining is not None:
             assert sum(move.action == "swap" for move in result.plan) == k
+
+
+def test_a_completed_proposal_is_the_bar_for_the_round():
+    """Hand #25 of the bench: round 1's proposal, completed, is a real route of three cards
+    (better than the best without swaps, above the bound of 2), so round 1 asks only for
+    routes with one swap that beat it. The answer is still the whole model's optimum."""
+    q = three_swap_queries(26)[25]
+    best = cp_route(q)
+    exact = CpRouter(q).solve()
+    assert best.optimal and exact.optimal
+    assert best.value == exact.value == (0, 3)
+    assert replay(q, best.plan) == (best.value, best.reachable)

@@ -22,15 +22,17 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers.
 
     Round k solves the model with k swap layers, each of which swaps, for a route strictly
-    better than the best so far (round k-1 knows the best with fewer swaps): a restriction of
-    the turn, so its route is legal; when there is none, the route in hand stands. Before
-    round k+1 a relaxation bounds every route that plays at least k+1 swap cards: no swap
-    layers, but each swap card may pay for a field within reach of a free tile (a joker), take
-    one paid field off the continuation, or be thrown away. This is a relaxation because a
-    swap costs a card and newly frees at most one of its two fields (were both free afterwards,
-    both tiles were of free terrains before), the tile it brings travels one field per
-    Zerstörende Kräfte, and a route needs to enter a field at most once per state of its tile.
-    When the bound reaches round k's value, round k is optimal; the last possible round has a
+    better than the best so far (round k-1 knows the best with fewer swaps; a real route that
+    completes a proposal of round k, whatever its swaps, is the bar when it is better): a
+    restriction of the turn, so its route is legal; when there is none, the route in hand
+    stands. Before round k+1 a relaxation bounds every route that plays at least k+1 swap
+    cards: no swap layers, but each swap card may pay for a field within reach of a free tile
+    (a joker), take one paid field off the continuation, or be thrown away. This is a
+    relaxation because a swap costs a card and newly frees at most one of its two fields (were
+    both free afterwards, both tiles were of free terrains before), the tile it brings travels
+    one field per Zerstörende Kräfte, and a route needs to enter a field at most once per
+    state of its tile. When the bound reaches the best route's value (the best with k swaps or
+    fewer, or a better one in hand), that route is optimal; the last possible round has a
     layer for every swap card and is optimal by itself. A tighter form of the relaxation
     follows: with one or two swap cards it names where each joker's tile comes from
     (``router.relax``), with three or more it counts how far the free tiles must travel
@@ -39,7 +41,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
     so far is returned with ``optimal`` False; the same query always gives the same answer.
     ``progress``, if given, is told which model is being solved (for a status line: most
-    queries take well under a second, a rare one with three swap cards half a minute).
+    queries take well under a second, a rare one with three swap cards minutes).
     """
     t0 = time.perf_counter()
     say = progress or (lambda _text: None)
@@ -117,7 +119,12 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 break
         if done:
             break
-        if completed is not None and completed[1].objective >= prev.objective:
+        if completed is not None and completed[1].objective < prev.objective:
+            # a real route better than the best so far, whatever its swaps, is the bar for
+            # round k: every route with fewer swaps is no better (the rounds before), so the
+            # best with k swaps stands only if it beats that route too
+            result, prev = completed
+        elif completed is not None:
             plan = None  # the proposal is no better than the route in hand: start from that
         say(f"round {k} of {most}: every route with {k} swap(s) better than the best so far")
         router = CpRouter(q, swaps=k, exact_swaps=True)
