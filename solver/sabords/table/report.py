@@ -353,8 +353,10 @@ def _lowest_lines(s: dict, target: int) -> list[str]:
         "| lowest score | states | steps | regret | bound from scores >= 0 | seats' P(win) |",
         "|---:|---:|---:|---:|---:|---|"]
     for r in rows:
+        settled = "" if r["regret"] <= 1e-12 else " (not settled: best responses cycle)"
         lines.append(f"| {r['lowest_score']} | {r['states']:,} | {r['steps']} | "
-                     f"{r['regret']:.1e} | {r['from_zero']:.3e} | {_seats(r['seat_wins'])} |")
+                     f"{r['regret']:.1e}{settled} | {r['from_zero']:.3e} | "
+                     f"{_seats(r['seat_wins'])} |")
     return lines
 
 
