@@ -19,6 +19,7 @@ from solver.dragon.playcount import (
     arises,
     count_turn,
     game_rows,
+    game_share,
     in_play,
     play_markdown,
     share,
@@ -271,29 +272,92 @@ def test_the_stored_record_matches_the_claims():
         assert r["in_play"] == json.loads(json.dumps(in_play(sim, name)))
 
 
+def _hand_built(decides: list[int], changed: list[bool], players: int = 2) -> dict:
+    """Games in which six-actions decides ``decides[i]`` turns; the games where it decides one
+    replayed, their winners changing as ``changed`` says."""
+    games = [{"index": i, "players": players, "turns": 10, "ended": True,
+              "coins": [[100], [100]], "bound": [], "arises": {"six-actions": 2},
+              "decides": {"six-actions": d}, "value_changes": {}, "first": 0,
+              "winners": [0, 1], "plays": {"ambush": 1}} for i, d in enumerate(decides)]
+    return {"games": len(games), "seed": 1, "players": [players], "hunters": 4,
+            "per_game": games, "replays": {"six-actions": [{"changed": c} for c in changed]}}
+
+
 def test_game_rows_from_a_hand_built_record():
-    """A reading that decides a turn in one of two games, replayed in two, changing one winner."""
-    games = [{"index": i, "players": 2, "turns": 10, "ended": True, "coins": [[100], [100]],
-              "bound": [], "arises": {"six-actions": 2}, "decides": {"six-actions": 1 - i},
-              "value_changes": {}, "first": 0, "winners": [0, 1], "plays": {"ambush": 1}}
-             for i in range(2)]
-    sim = {"games": 2, "seed": 1, "players": [2], "hunters": 4, "per_game": games,
-           "replays": {"six-actions": [{"changed": True}, {"changed": False}]}}
+    """A reading that decides a turn in two of four games, both replayed, one winner changed:
+    the share of games whose winner changes is 1/4, with its binomial standard error."""
+    sim = _hand_built([1, 0, 2, 0], [True, False])
     spec = rules().variants["six-actions"]
     assert game_rows(sim, "six-actions=drawn-cards-extra", spec) == []
     (row,) = game_rows(sim, "six-actions=at-most-six", spec)
-    # it decides a turn in 1 of 2 games; 1 of the 2 replays changes its winner: 1/2 * 1/2
-    assert row["value"] == 0.75 and row["delta"] == -0.25 and row["changed_states"] == 1
-    v1 = v2 = 0.25 / 2
-    se = (0.25 * v1 + 0.25 * v2 + v1 * v2) ** 0.5
-    assert row["claim"] == "changes" and f"25.0 % ± {100 * se:.1f} %" in row["proof"]
-    assert row["in_play"]["decides"]["count"] == 1
-    assert row["in_play"]["games_decided"]["count"] == 1
+    assert row["objective"] == "share of games whose winner changes"
+    assert "stays" not in row["objective"]
+    assert row["default"] == 0.0 and row["value"] == 0.25 and row["delta"] == 0.25
+    se = (0.25 * 0.75 / 4) ** 0.5  # 0.2165
+    assert row["stderr"] == pytest.approx(se, abs=1e-6) and row["relative_to"] == 1.0
+    assert row["changed_states"] == 1 and row["claim"] == "changes"
+    assert f"1 of 4 games: 25.0 % ± {100 * se:.1f} %" in row["proof"]
+    assert row["in_play"]["decides"]["count"] == 3
+    assert row["in_play"]["games_decided"]["count"] == 2
     (tie,) = game_rows(sim, "tie-break-gap=next-coin", rules().variants["tie-break-gap"])
-    assert tie["value"] == 1.0 and tie["claim"] == "no change seen"
+    assert tie["value"] == 0.0 and tie["stderr"] == 0.0 and tie["claim"] == "no change seen"
     text = play_markdown(sim, {"six-actions": spec})
-    assert "| six-actions=at-most-six | 4 (20.00 % ± 0.00 %) | 1 (5.00 % ± 5.00 %) |" in text
-    assert "1 of 2 replayed" in text
+    assert "| six-actions=at-most-six | 8 (20.00 % ± 0.00 %) | 3 (7.50 % ± 4.79 %) |" in text
+    assert f"1 of 2 replayed (25.0 % ± {100 * se:.1f} % of all games)" in text
+
+
+def test_game_rows_need_every_decided_game_replayed():
+    """A game the reading decided a turn in but not replayed would bias the share: refused."""
+    sim = _hand_built([1, 1, 0], [True])
+    with pytest.raises(ValueError, match="every such game must be replayed"):
+        game_rows(sim, "six-actions=at-most-six", rules().variants["six-actions"])
+
+
+def test_the_game_share_standard_error_on_a_seeded_sample():
+    """On a seeded sample of 0/1 games the standard error is the indicators' population
+    standard deviation over sqrt(n), and about 95 % of seeded samples cover the true share
+    within two of them (a wrong formula, 10 times too small or too large, fails)."""
+    import random
+
+    rng = random.Random(36)
+    xs = [rng.random() < 0.3 for _ in range(200)]
+    est = game_share(sum(xs), len(xs))
+    m = sum(xs) / len(xs)
+    sd = (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
+    assert est["share"] == m and est["stderr"] == pytest.approx(sd / len(xs) ** 0.5)
+    covered = 0
+    for _ in range(400):
+        k = sum(rng.random() < 0.3 for _ in range(200))
+        e = game_share(k, 200)
+        covered += abs(e["share"] - 0.3) <= 2 * e["stderr"]
+    assert 0.9 <= covered / 400 <= 0.99
+
+
+def test_the_verifier_shows_the_share_with_its_standard_error():
+    """The rules report prints a game-level row as a non-negative share of games whose winner
+    changes, with its standard error, sized against all games (not against the default 0)."""
+    from solver.rules.report import _change
+
+    sim = _hand_built([1, 0, 2, 0], [True, False])
+    (row,) = game_rows(sim, "six-actions=at-most-six", rules().variants["six-actions"])
+    assert _change(row) == "+0.2500 ± 0.2165"
+    assert _change({"delta": -0.5}) == "-0.5000"
+
+
+def test_the_stored_game_rows_are_shares_of_games_with_standard_errors():
+    """Every stored game-level row says plainly the share of games whose winner changes (or
+    could change), non-negative, with the binomial standard error of its games."""
+    rows = json.loads((PROOFS_DIR / "dracheninsel" / "variants.json").read_text())["claims"]
+    games = [r for r in rows if rules().variants[r["variant"].partition("=")[0]].get("kind")
+             == "game"]
+    assert games
+    n = json.loads((PROOFS_DIR / PLAY_FILE).read_text())["games"]
+    for r in games:
+        assert r["objective"].startswith("share of games whose winner ")
+        assert "stays" not in r["objective"] and r["default"] == 0.0
+        assert 0.0 <= r["value"] == r["delta"] == round(r["changed_states"] / n, 6)
+        want = game_share(r["changed_states"], n)["stderr"]
+        assert r["stderr"] == pytest.approx(want, abs=1e-6)
 
 
 def _chain(own: str):

@@ -129,6 +129,10 @@ class GameRecord:
                 "plays": dict(sorted(self.plays.items())), "bound": self.bound}
 
 
+CHANGED = "share of games whose winner changes"
+COULD_CHANGE = "share of games whose winner could change (an upper bound)"
+
+
 def share(per_game: list[dict], key: str, name: str) -> dict:
     """A point's count over all games, its share of the turns, and the standard error of that
     share with the games as clusters (the turns of one game are not independent)."""
@@ -166,9 +170,10 @@ def in_play(sim: dict, name: str) -> dict:
 
 def game_rows(sim: dict, variant: str, spec: dict) -> list[dict]:
     """The verifier's rows for a reading of the game (``kind = "game"``), measured on the
-    simulated games: the share of games whose winner stays the same under it (replayed games;
-    the final coins for the tie-break; a bound for a treasure a fright took from a lone
-    carrier), with the point's counts in play."""
+    simulated games: the share of games whose winner changes under it, with its binomial
+    standard error (every game in which the reading decided a turn replayed under it, so each
+    game gives a 0/1 indicator; the final coins for the tie-break; for a treasure a fright
+    took from a lone carrier, an upper bound), with the point's counts in play."""
     name, _, choice = variant.partition("=")
     if choice == spec["default"]:
         return []
@@ -178,51 +183,40 @@ def game_rows(sim: dict, variant: str, spec: dict) -> list[dict]:
     counts = sim["players"]
     card = (f"{n} simulated games ({n // len(counts)} each of "
             f"{', '.join(map(str, counts[:-1]))} and {counts[-1]} players)")
+    objective = CHANGED
     if name == "tie-break-gap":
         k = touched
-        objective = "games whose winner stays the same (share of simulated games)"
         tied = sum(bool(g["arises"].get(name)) for g in rows)
         proof = (f"the final coins of all {n} games scored under both readings: {tied} end "
                  f"with equal totals and equal highest coins but other coins different, and "
                  f"the winners differ in {k}")
-        value = 1 - k / n
     elif name == "frightened-lone-carrier":
         k = sum(1 for g in rows if g["bound"] and _could_decide(g))
-        objective = ("games whose winner surely stays the same (share of simulated games; "
-                     "the rest could change)")
+        objective = COULD_CHANGE
         proof = (f"an upper bound: in {k} of {n} games the treasure a fright took from a lone "
                  "carrier is worth more than the winner's lead")
-        value = 1 - k / n
     elif name == "last-action":  # both readings leave the same position
-        k, value = 0, 1.0
-        objective = "games whose winner stays the same (share of simulated games)"
+        k = 0
         proof = ("both readings put the mover back where it stood with the same cards left "
                  "(played cards never return to the hand, 002:535-536)")
     else:
         again = sim["replays"].get(name, [])
+        if len(again) != touched:
+            raise ValueError(f"{name}: {len(again)} replays for the {touched} games in which "
+                             "it decides a turn (every such game must be replayed)")
         k = sum(r["changed"] for r in again)
-        est = changed_share(touched, n, k, len(again))
-        objective = ("games whose winner stays the same (share of the simulated games, "
-                     "estimated from replays)")
-        proof = (f"decides a turn in {touched} of {n} games; the first {len(again)} of them "
-                 f"replayed under the reading (seeded): the winner changes in {k}; so the "
-                 f"winner changes in {100 * est['share']:.1f} % ± {100 * est['stderr']:.1f} % "
-                 "of the games (a game in which it decides no turn plays the same under it)")
-        value = 1 - est["share"]
+        proof = (f"decides a turn in {touched} of {n} games; each of them replayed under the "
+                 f"reading (seeded): the winner changes in {k} (a game in which it decides "
+                 "no turn plays the same under it)")
+    est = game_share(k, n)
+    proof += (f"; so the winner {'could change' if objective == COULD_CHANGE else 'changes'} "
+              f"in {k} of {n} games: {100 * est['share']:.1f} % ± {100 * est['stderr']:.1f} % "
+              "(one binomial standard error)")
     claim = "changes" if k else ("proved" if name == "last-action" else "no change seen")
-    return [{"variant": variant, "card": card, "objective": objective, "default": 1.0,
-             "value": round(value, 6), "delta": round(value - 1.0, 6), "changed_states": k,
+    return [{"variant": variant, "card": card, "objective": objective, "default": 0.0,
+             "value": round(est["share"], 6), "delta": round(est["share"], 6),
+             "stderr": round(est["stderr"], 6), "relative_to": 1.0, "changed_states": k,
              "claim": claim, "proof": proof, "in_play": summary}]
-
-
-def changed_share(touched: int, games: int, changed: int, replayed: int) -> dict:
-    """The share of all games whose winner changes: (games where the reading decides a turn)
-    / games, times (replays whose winner changes) / replays; its standard error combines the
-    two binomial ones (the product of independent estimates)."""
-    p1, p2 = touched / games, (changed / replayed if replayed else 0.0)
-    v1 = p1 * (1 - p1) / games
-    v2 = p2 * (1 - p2) / replayed if replayed else 0.0
-    return {"share": p1 * p2, "stderr": (p2 * p2 * v1 + p1 * p1 * v2 + v1 * v2) ** 0.5}
 
 
 def _could_decide(game: dict) -> bool:
@@ -276,8 +270,9 @@ def play_markdown(sim: dict, readings: dict[str, dict]) -> str:
     lines += [table(["action", "plays a game"], cells, "lr", markdown=True), "",
               "## Readings of the rules measured in play", "",
               "A reading **arises** where its rule applies and **decides** the turn where the two "
-              "readings end it differently; the winner's change comes from replaying the games "
-              "in which it decided a turn under the other reading (see "
+              "readings end it differently; the winner changes in a game only if the reading "
+              "decides a turn in it, and every such game is replayed under the other reading "
+              "(see "
               "[../rules/ambiguities.md](../rules/ambiguities.md)).", ""]
     body = []
     for name, spec in sorted(readings.items()):
@@ -299,4 +294,6 @@ def _replayed(sim: dict, name: str) -> str:
     if again is None:
         return "-"
     k = sum(r["changed"] for r in again)
-    return f"{k} of {len(again)} replayed"
+    est = game_share(k, sim["games"])
+    return (f"{k} of {len(again)} replayed ({100 * est['share']:.1f} % ± "
+            f"{100 * est['stderr']:.1f} % of all games)")

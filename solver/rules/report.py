@@ -239,12 +239,14 @@ def _turn_effect(game: str, p: dict, rows: list[dict]) -> tuple[list[str], str, 
         count = f"{_n(r['changed_states'])} of {_n(total)}" if total else _n(r["changed_states"])
         if r.get("states_changed") is not None:
             count += f"; {_n(r['states_changed'])} board states change value"
+        change = _change(r)
         lines.append(f"| {case} | {often} | {objective} | {r['default']:.4f} | {r['value']:.4f}"
-                     f" | {r['delta']:+.4f} | {count} |")
-        size = abs(r["delta"]) / max(abs(r["default"]), 1e-9)
+                     f" | {change} | {count} |")
+        # a share of games whose winner changes is relative to all games (``relative_to``)
+        size = abs(r["delta"]) / max(abs(r.get("relative_to", r["default"])), 1e-9)
         if size > best_size:
             best_size = size
-            best = f"{r['delta']:+.4f} {unit or r['objective']} ({case})"
+            best = f"{change} {unit or r['objective']} ({case})"
             if game == "dracheninsel":
                 best += (f"; in play: {_share_text(r, 'arises', 'arises')}, "
                          f"{_share_text(r, 'decides', 'decides the turn')}")
@@ -258,11 +260,19 @@ def _turn_effect(game: str, p: dict, rows: list[dict]) -> tuple[list[str], str, 
     return lines, best, best_size
 
 
+def _change(row: dict) -> str:
+    """A row's change, with its standard error when it is an estimate ('+0.2000 ± 0.0730')."""
+    if row.get("stderr") is None:
+        return f"{row['delta']:+.4f}"
+    return f"{row['delta']:+.4f} ± {row['stderr']:.4f}"
+
+
 def _often(game: str, row: dict | None = None) -> str:
     if game == "dracheninsel":
         if row and row.get("in_play"):
             c = row["in_play"]["arises"]
-            return (f"sampled situations; in play in {_n(c['count'])} of {_n(c['turns'])} "
+            where = "simulated games" if "relative_to" in row else "sampled situations"
+            return (f"{where}; in play in {_n(c['count'])} of {_n(c['turns'])} "
                     "simulated turns (above)")
         return "in the sampled situations (how often in a game: not measured)"
     return "every game (the opening position)"
@@ -426,7 +436,8 @@ def summary_markdown(entries: dict[str, dict], measured: dict[str, list[dict]]) 
              "edition that ruling follows, and the other reading's measured effect (its "
              "largest change, in its own unit), sorted by that change relative to the default "
              "value (the last column: a turn's or the opening's value, or the first player's "
-             "P(win)), largest first; then the readings proved or seen to change nothing, the "
+             "P(win); a share of games whose winner changes is relative to all games), "
+             "largest first; then the readings proved or seen to change nothing, the "
              "points with no other reading, and last the readings no solver measures yet. "
              "Details: [ambiguities.md](ambiguities.md).", "",
              "| game | what is unclear | default ruling | follows | measured effect of the "
