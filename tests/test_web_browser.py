@@ -620,6 +620,9 @@ def _play_and_review_sabords(page, tmp_path, chart_series) -> None:
     assert "\n" not in line and page.inner_text("#turn-line") == "Turn 3: player 1 to play"
     page.select_option("#language", "fr")  # the review is drawn again in French
     french = TABLES["fr"]
+    # the French words load asynchronously; wait for the redraw, then read it
+    page.wait_for_function("(title) => document.querySelector('#review h2').innerText === title",
+                           arg=french["review.title"])
     assert page.inner_text("#review h2") == french["review.title"]
     assert [r["rating"] for r in _shown_review(page)["summary"]] == [
         french[f"review.rating.{r['rating']}"] for r in doc["summary"]]
