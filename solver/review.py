@@ -43,6 +43,23 @@ def naming_record(name: str | None) -> Iterator[None]:
         raise InputError(f"game record{f' {name}' if name else ''}: {err}") from None
 
 
+def print_review(record_file: str, as_json: bool, plot_file: str | None, show_all: bool,
+                 answer, png, text) -> None:
+    """What both games' ``review`` commands do around their own answer: check the chart's
+    path first, read the record, ``answer(text)`` it, write the chart (``png(doc)``), then
+    print the JSON or ``text(doc, show_all)``."""
+    import click
+
+    from solver.util import dumps_json, output_path, read_text, write_output
+
+    if plot_file is not None:
+        output_path(plot_file, "chart")
+    doc = answer(read_text(record_file, "game record"))
+    if plot_file is not None:
+        write_output(plot_file, png(doc), "chart")
+    click.echo(dumps_json(doc) if as_json else text(doc, show_all), nl=False)
+
+
 def rating(average: float, unit: str) -> str:
     """The word for an average cost per decision (thresholds: :data:`RATINGS`)."""
     return next(word for bound, word in RATINGS[unit] if average < bound)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import click
 
-from solver.util import dumps_json
-
 
 @click.command()
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=True))
@@ -35,21 +33,12 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
     """
     from solver.armada.review import review_answer
     from solver.armada.tables import load_table
-    from solver.util import output_path, read_text
+    from solver.review import print_review
 
-    if plot_file is not None:
-        output_path(plot_file, "chart")
-    text = read_text(record_file, "game record")
-    doc = review_answer(text, lambda game, objective: load_table(
-        game, objective, use_cache=not no_cache), record_file)
-    if plot_file is not None:
-        from solver.util import write_output
-
-        write_output(plot_file, review_png(doc), "chart")
-    if as_json:
-        click.echo(dumps_json(doc), nl=False)
-        return
-    click.echo(review_text(doc, show_all), nl=False)
+    print_review(record_file, as_json, plot_file, show_all,
+                 lambda text: review_answer(text, lambda game, objective: load_table(
+                     game, objective, use_cache=not no_cache), record_file),
+                 review_png, review_text)
 
 
 def review_text(doc: dict, show_all: bool = False) -> str:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import click
 
-from solver.util import dumps_json
-
 
 @click.command()
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=True))
@@ -32,24 +30,15 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
       treasure sabords review models/sabords/example-game.txt
       treasure sabords review game.txt --json --plot game.png
     """
+    from solver.review import print_review
     from solver.sabords.game_cli import game_table, whole_table
     from solver.sabords.review import review_answer
-    from solver.util import output_path, read_text
+    from solver.sabords.review_plot import review_png  # imports matplotlib only when called
 
-    if plot_file is not None:
-        output_path(plot_file, "chart")
-    text = read_text(record_file, "game record")
-    doc = review_answer(text, game_table(use_cache=not no_cache), record_file,
-                        whole_table(not no_cache))
-    if plot_file is not None:
-        from solver.sabords.review_plot import review_png
-        from solver.util import write_output
-
-        write_output(plot_file, review_png(doc), "chart")
-    if as_json:
-        click.echo(dumps_json(doc), nl=False)
-        return
-    click.echo(review_text(doc, show_all), nl=False)
+    print_review(record_file, as_json, plot_file, show_all,
+                 lambda text: review_answer(text, game_table(use_cache=not no_cache),
+                                            record_file, whole_table(not no_cache)),
+                 review_png, review_text)
 
 
 def review_text(doc: dict, show_all: bool = False) -> str:
