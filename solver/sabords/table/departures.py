@@ -20,7 +20,7 @@ import numpy as np
 from solver.engine.stopping import STOP
 from solver.sabords.dice import format_dice
 from solver.sabords.game import GameTable
-from solver.sabords.game_advice import _payoffs, card_turn_by_payoffs
+from solver.sabords.game_advice import card_turn_by_payoffs, card_turn_values
 from solver.sabords.objective import Objective
 from solver.sabords.solve import solve_turn
 from solver.sabords.table.answers import mover_payoffs, rule_hold_position
@@ -49,9 +49,7 @@ def departures(solution: TableSolution, two: GameTable, examples: int = EXAMPLES
             om, pay, exact = card_turn_by_payoffs(
                 rules, card, lambda own, loss, win, u=units: mover_payoffs(
                     solution, NORMAL, u, own, loss, win))
-            _, _, rule = card_turn_by_payoffs(
-                rules, card, lambda own, loss, win, p=two_phase, a=me, b=leader: _payoffs(
-                    two, p, a, b, own, loss, win))
+            _, _, rule = card_turn_values(two, card, me, leader, two_phase)
             points = solve_turn(card, Objective("points"), rules).policy
             problem = om.problem
             space = problem.space
