@@ -2,7 +2,7 @@
 the events of the game (luck of rolls and draws, costs of decisions), the rating in words,
 the identity's terms, and their text.
 
-A game's review (:mod:`solver.sabords.review`, :mod:`solver.armada.review`) lists its turns
+A game's review (:mod:`solver.sabords.review.moves`, :mod:`solver.armada.review`) lists its turns
 (each with the ``player`` who moved) and its events: ``{"kind": "card" | "roll", "turn",
 "luck"}`` and ``{"kind": "decision", "turn", "roll", "position", "played", "best", "cost",
 "choices"}``. Values are the mover's, in the review's unit; an event may add ``by_player``,

@@ -3,7 +3,7 @@
 The game's course (whose turn it is, the last round, sudden death, the result) is written here
 again, from the rules, without the solver's phase code; a turn is played die by die with the
 policy the engine finds for that turn: for a player reading the scoreboard, the turn solved with
-the game table's values as payoffs (:func:`solver.sabords.game_advice.card_turn_values`); for a
+the game table's values as payoffs (:func:`solver.sabords.game.advice.card_turn_values`); for a
 points player, the turn solved for expected points.
 """
 
@@ -14,11 +14,11 @@ from itertools import product
 import numpy as np
 
 from solver.engine import STOP
-from solver.sabords.game import GameTable
-from solver.sabords.game_advice import card_turn_values
+from solver.sabords.game.advice import card_turn_values
+from solver.sabords.game.two_player import GameTable
 from solver.sabords.objective import Objective
-from solver.sabords.solve import solve_turn
-from solver.sabords.turn_lanes import UNIT, card_turn
+from solver.sabords.turn.lanes import UNIT, card_turn
+from solver.sabords.turn.solve import solve_turn
 
 
 class Player:

@@ -221,7 +221,7 @@ def test_cache_command_lists_and_clears(folder, capsys):
 
 
 def test_cli_rebuilds_a_damaged_sabords_table(folder, capsys):
-    from solver.sabords.solve import solve_turn
+    from solver.sabords.turn.solve import solve_turn
 
     solve_turn.cache_clear()  # solved turns are also kept in memory: start from the disk
     argv = ["sabords", "hold", "--card", "captain", "--json", "CCDMPSXX"]

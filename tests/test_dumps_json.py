@@ -76,7 +76,7 @@ def test_subclasses_and_unusual_values():
 
 def test_a_hold_answer():
     """A real answer: the rows of the options table are the fast path's objects."""
-    from solver.sabords.queries import hold_answer
+    from solver.sabords.answers import hold_answer
 
     answer = hold_answer("captain", "CCDMPSSX", None)
     assert len(answer["options"]) > 20

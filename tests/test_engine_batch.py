@@ -8,7 +8,7 @@ import pytest
 from solver.engine import solve
 from solver.engine.batch import LANES, _groups, solve_lanes
 from solver.sabords.rules import load_rules
-from solver.sabords.turn_lanes import deck_turns
+from solver.sabords.turn.lanes import deck_turns
 
 
 @pytest.fixture(scope="module")

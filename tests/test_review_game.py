@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from solver.sabords.record import parse_record
-from solver.sabords.review import review_record
-from solver.sabords.review_sim import simulate_record
+from solver.sabords.review.moves import review_record
+from solver.sabords.review.record import parse_record
+from solver.sabords.review.simulate import simulate_record
 from solver.sabords.rules import load_rules
 from tests.cli_helpers import run
 

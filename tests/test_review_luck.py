@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from solver.sabords.dice import format_dice, parse_dice
-from solver.sabords.game_advice import card_turn_by_payoffs
-from solver.sabords.record import Step, TurnRecord
-from solver.sabords.review import points_pay
-from solver.sabords.review_turn import TurnReplay
+from solver.sabords.game.advice import card_turn_by_payoffs
+from solver.sabords.review.moves import points_pay
+from solver.sabords.review.record import Step, TurnRecord
+from solver.sabords.review.turn import TurnReplay
 from solver.sabords.rules import load_rules
 
 RULES = load_rules()

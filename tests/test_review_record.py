@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.sabords.record import parse_record
+from solver.sabords.review.record import parse_record
 from solver.util import MODELS_DIR
 from tests.cli_helpers import run
 
@@ -95,8 +95,8 @@ HEADER_CASES = [
 def solved():
     """The game table of GAME_HEAD, solved before the cases (a first solve says so on
     stderr, as ``hold`` does)."""
+    from solver.sabords.answers import game_spec
     from solver.sabords.game_cli import game_table
-    from solver.sabords.queries import game_spec
 
     return game_table()(game_spec(500, ["score-floor-zero"]))
 

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from solver.sabords.record import parse_record
-from solver.sabords.review import review_record
-from solver.sabords.review_sim import simulate_record
+from solver.sabords.review.moves import review_record
+from solver.sabords.review.record import parse_record
+from solver.sabords.review.simulate import simulate_record
 from solver.sabords.rules import load_rules
 from tests.cli_helpers import run
 
@@ -204,7 +204,7 @@ def test_the_final_round_and_the_race(sources, capsys):
 def test_the_rules_chart(sources):
     """Under the rule the trace has the mover's values only (no ``wins``), and the chart holds
     each player's value from their own last turn."""
-    from solver.sabords.review_plot import chart_series
+    from solver.sabords.review.plot import chart_series
 
     _, doc = _game(sources, FOUR, 31, 0.0)
     assert all("wins" not in trace for trace in doc["trace"])

@@ -16,8 +16,8 @@ from solver.rules.report import (
     stored_claims,
     summary_markdown,
 )
-from solver.sabords import invariants
-from solver.sabords.certify import check_all
+from solver.sabords.turn import invariants
+from solver.sabords.turn.certify import check_all
 from solver.util import MODELS_DIR, PROOFS_DIR
 
 
@@ -238,7 +238,7 @@ def _spot_check_the_game_table(monkeypatch):
     """`make check` recomputes every state of the shipped game table (minutes); the tests
     spot-check 24 seeded states of each phase (test_sabords_game covers the full check on
     reduced games)."""
-    monkeypatch.setattr("solver.sabords.game_report.CHECK_SAMPLE", 24)
+    monkeypatch.setattr("solver.sabords.game.report.CHECK_SAMPLE", 24)
 
 
 @pytest.mark.parametrize("game, old, new, error", [

@@ -7,11 +7,11 @@ from fractions import Fraction
 import pytest
 
 from solver.engine.certificate import certify
-from solver.sabords.certify import exact_start_value
 from solver.sabords.dice import parse_dice
 from solver.sabords.objective import Objective
 from solver.sabords.rules import load_rules
-from solver.sabords.solve import solve_turn
+from solver.sabords.turn.certify import exact_start_value
+from solver.sabords.turn.solve import solve_turn
 from tests import sabords_bruteforce as brute
 
 CARDS = ["none", "captain", "sorceress", "treasure-island", "gold", "diamond",

@@ -8,14 +8,14 @@ import json
 
 import pytest
 
-from solver.sabords.certify import (
+from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, load_rules
+from solver.sabords.turn.certify import (
     certificate_document,
     certificate_path,
     check_certificate,
     check_document,
     rules_of,
 )
-from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, load_rules
 
 
 @pytest.mark.parametrize("card", STANDARD_CARDS + PROMO_CARDS)

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from solver.engine import solve
-from solver.sabords.game import GameSpec, bellman_residuals, solve_game
-from solver.sabords.game_play import match
-from solver.sabords.game_points import points_distribution
-from solver.sabords.model import build_model
+from solver.sabords.game.play import match
+from solver.sabords.game.points import points_distribution
+from solver.sabords.game.two_player import GameSpec, bellman_residuals, solve_game
 from solver.sabords.rules import load_rules
+from solver.sabords.turn.model import build_model
 from tests import sabords_game_sim as sim
 from tests.fresh_process import run_fresh
 
@@ -141,7 +141,7 @@ def test_simulated_games_agree_with_the_table(five, seat):
 
 def test_the_outcome_level_simulation_agrees_with_the_table(five):
     """The deck report's simulator, with independent draws, reproduces the exact value."""
-    from solver.sabords.game_deck import simulate
+    from solver.sabords.game.deck import simulate
 
     results = simulate(five, 100_000, 5, real_deck=False)
     error = results.std(ddof=1) / np.sqrt(len(results))
@@ -149,7 +149,7 @@ def test_the_outcome_level_simulation_agrees_with_the_table(five):
 
 
 def test_rules_of_thumb_never_beat_the_exact_policy(five):
-    from solver.sabords.game_report import _thumbs
+    from solver.sabords.game.report import _thumbs
 
     thumbs = _thumbs(five)
     assert all(t["loss"] >= -1e-12 for t in thumbs)
@@ -158,7 +158,7 @@ def test_rules_of_thumb_never_beat_the_exact_policy(five):
 
 
 def test_the_lowest_score_bound_is_a_probability_that_shrinks_with_the_floor():
-    from solver.sabords.game_bounds import hit_probability
+    from solver.sabords.game.bounds import hit_probability
 
     rules = load_rules().with_dice(5)
     high = hit_probability(solve_game(GameSpec(rules, TARGET, -300)))
@@ -176,9 +176,9 @@ def test_the_play_derived_from_a_tables_values_is_its_solved_play(five):
     in its payoffs), matches the solve's own play, and gives the same lowest-score bound."""
     from dataclasses import replace
 
-    from solver.sabords.game import with_play
-    from solver.sabords.game_bounds import hit_probability
-    from solver.sabords.turn_lanes import deck_turns
+    from solver.sabords.game.bounds import hit_probability
+    from solver.sabords.game.two_player import with_play
+    from solver.sabords.turn.lanes import deck_turns
 
     derived = with_play(replace(five, plays=None, card_plays=None, hashes=None))
     assert set(derived.plays) >= {"normal", "sudden-death", "last"}
@@ -203,7 +203,7 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     cache the first one filled, both byte-identical (the proof too)."""
     import json
 
-    from solver.sabords.game_report import READINGS, check_proof, write_game_reports
+    from solver.sabords.game.report import READINGS, check_proof, write_game_reports
 
     write_game_reports(tmp_path / "one" / "reports", tmp_path / "one" / "proofs", target=500,
                        others=(400,), low=-600, games=2000)
@@ -241,7 +241,7 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     # the second run in a fresh process with an empty cache: every table solved again
     two = tmp_path / "two"
     run_fresh("from pathlib import Path\n"
-              "from solver.sabords.game_report import write_game_reports\n"
+              "from solver.sabords.game.report import write_game_reports\n"
               f"write_game_reports(Path({str(two / 'reports')!r}), Path({str(two / 'proofs')!r}),"
               " target=500, others=(400,), low=-600, games=2000)\n",
               tmp_path / "fresh-cache")
@@ -255,7 +255,7 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
 
 
 def test_a_readings_policy_cost_is_zero_against_itself_and_never_negative(five):
-    from solver.sabords.game_report import _policy_cost
+    from solver.sabords.game.report import _policy_cost
 
     same = _policy_cost(five, five)
     assert same["decisions_changed"] == 0 and same["largest_cost"] < 1e-9

@@ -16,7 +16,7 @@ ARGS = ["--target", "500"]
 @pytest.fixture(scope="module")
 def run():
     mp = pytest.MonkeyPatch()
-    mp.setattr("solver.sabords.game.DEFAULT_LOW", -300)
+    mp.setattr("solver.sabords.game.two_player.DEFAULT_LOW", -300)
     runner = CliRunner()
 
     def invoke(*args):
@@ -100,8 +100,8 @@ def test_treasure_island_says_which_dice_to_protect_for_winning(run, me, opponen
     import numpy as np
 
     from solver.sabords.dice import format_dice, parse_dice
-    from solver.sabords.game import GameSpec, load_game
-    from solver.sabords.game_advice import card_turn_values, phase_of
+    from solver.sabords.game.advice import card_turn_values, phase_of
+    from solver.sabords.game.two_player import GameSpec, load_game
     from solver.sabords.rules import load_rules
 
     result = run("hold", *ARGS, "--card", "treasure-island", "--me", str(me), "--opponent",

@@ -16,7 +16,7 @@ TURNS = 8000
 
 def simulate(card: str, objective: Objective, turns: int, seed: int) -> np.ndarray:
     """Play ``turns`` turns with the solved policy; return each turn's payoff."""
-    from solver.sabords.solve import solve_turn
+    from solver.sabords.turn.solve import solve_turn
 
     rules = load_rules()
     sol = solve_turn(card, objective, rules)
@@ -74,7 +74,7 @@ def simulate(card: str, objective: Objective, turns: int, seed: int) -> np.ndarr
 
 @pytest.mark.parametrize("card", STANDARD_CARDS + PROMO_CARDS)
 def test_policy_value_matches_simulation(card):
-    from solver.sabords.solve import solve_turn
+    from solver.sabords.turn.solve import solve_turn
 
     objective = Objective("points")
     pay = simulate(card, objective, TURNS, seed=sum(map(ord, card)))
@@ -85,7 +85,7 @@ def test_policy_value_matches_simulation(card):
 
 @pytest.mark.parametrize("objective", [Objective("margin"), Objective("reach", 1000)])
 def test_other_objectives_match_simulation(objective):
-    from solver.sabords.solve import solve_turn
+    from solver.sabords.turn.solve import solve_turn
 
     pay = simulate("captain", objective, TURNS, seed=7)
     value = solve_turn("captain", objective, load_rules()).start

@@ -9,11 +9,11 @@ import itertools
 import numpy as np
 import pytest
 
-from solver.sabords.advice import protect_choices
 from solver.sabords.objective import parse_objective
 from solver.sabords.rules import load_rules
 from solver.sabords.scoring import protected_outcomes
-from solver.sabords.solve import solve_turn
+from solver.sabords.turn.advice import protect_choices
+from solver.sabords.turn.solve import solve_turn
 
 
 def _enumerated(sol, keep: np.ndarray) -> tuple[int, ...]:

@@ -18,8 +18,6 @@ from solver.engine import solve
 from solver.engine.batch import solve_lanes
 from solver.engine.certificate import certify
 from solver.engine.keeps import expand
-from solver.sabords.ambiguity import same_problem
-from solver.sabords.certify import exact_start_value
 from solver.sabords.dice import parse_dice
 from solver.sabords.objective import Objective
 from solver.sabords.rules import load_rules
@@ -29,8 +27,10 @@ from solver.sabords.scoring import (
     island_plan,
     stop_outcomes,
 )
-from solver.sabords.solve import solve_turn
-from solver.sabords.turn_lanes import deck_turns
+from solver.sabords.turn.ambiguity import same_problem
+from solver.sabords.turn.certify import exact_start_value
+from solver.sabords.turn.lanes import deck_turns
+from solver.sabords.turn.solve import solve_turn
 from tests import sabords_bruteforce as brute
 
 POINTS = Objective("points")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-import solver.sabords.game as game
-from solver.sabords.game import GameSpec, shipped_table
+import solver.sabords.game.two_player as game
+from solver.sabords.game.two_player import GameSpec, shipped_table
 from solver.sabords.game_cli import game_table
 from solver.sabords.rules import load_rules
 

@@ -1,4 +1,4 @@
-"""The whole table (solver.sabords.table): two players reproduce the two-player game's table,
+"""The whole table (solver.sabords.game.table): two players reproduce the two-player game's table,
 three players reach a certified equilibrium, and the values behave as probabilities."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game import GameSpec, solve_game
+from solver.sabords.game.table.equilibrium import regret, solve_table
+from solver.sabords.game.table.states import NORMAL, RACE, TableSpec, final
+from solver.sabords.game.two_player import GameSpec, solve_game
 from solver.sabords.rules import load_rules
-from solver.sabords.table.equilibrium import regret, solve_table
-from solver.sabords.table.states import NORMAL, RACE, TableSpec, final
 from solver.util import InputError
 
 T, L = 500, -300
@@ -104,9 +104,9 @@ def test_last_turn_against_a_safe_leader_is_the_reach_objective() -> None:
     gap no turn scores exactly (no tie is possible) that is the engine's reach objective,
     P(points >= gap), solved per card and weighted by the deck. Those states lead only to
     results, so their best turns need no other value of the table."""
+    from solver.sabords.game.table.equilibrium import TableSolver
     from solver.sabords.objective import Objective
-    from solver.sabords.solve import solve_turn
-    from solver.sabords.table.equilibrium import TableSolver
+    from solver.sabords.turn.solve import solve_turn
 
     rules = load_rules().with_dice(3)
     solver = TableSolver(TableSpec.of(rules, 3, 300, -1000))

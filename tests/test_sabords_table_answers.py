@@ -1,4 +1,4 @@
-"""Answers about the whole table (solver.sabords.table.answers, through the same queries the
+"""Answers about the whole table (solver.sabords.game.table.answers, through the same queries the
 command line and the web call): positions, their phases, and what to hold, on a reduced game
 (three dice) so that the table solves in seconds."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game import GameSpec
-from solver.sabords.queries import _table_hold, game_answer
-from solver.sabords.table.answers import parse_scores, phase_of
-from solver.sabords.table.equilibrium import solve_table
-from solver.sabords.table.states import NORMAL, RACE, Layout, TableSpec, final
+from solver.sabords.answers import _table_hold, game_answer
+from solver.sabords.game.table.answers import parse_scores, phase_of
+from solver.sabords.game.table.equilibrium import solve_table
+from solver.sabords.game.table.states import NORMAL, RACE, Layout, TableSpec, final
+from solver.sabords.game.two_player import GameSpec
 from solver.util import InputError
 
 ARGS = {"target": 500, "variants": ("score-floor-zero",)}
@@ -98,7 +98,7 @@ def test_hold_ranks_options_by_the_table() -> None:
 def two_player(spec: GameSpec):
     """The two-player table the four- and five-player rule reads (eight dice: target 500 is
     25 score pairs), solved once for the module."""
-    from solver.sabords.game import load_game
+    from solver.sabords.game.two_player import load_game
 
     return load_game(spec)
 
@@ -120,7 +120,7 @@ def test_four_players_play_the_rule_labelled() -> None:
 
 
 def test_four_player_hold_is_the_two_player_hold_against_the_leader() -> None:
-    from solver.sabords.queries import hold_answer
+    from solver.sabords.answers import hold_answer
 
     advice = hold_answer("captain", "CCDMPSXX", two_player, scores="300,400,200,100",
                          whole=reduced, **ARGS)
@@ -155,7 +155,7 @@ def test_bad_positions_are_one_line(argv, capsys) -> None:
 def test_a_cache_entry_that_is_not_this_table_is_rebuilt(capsys) -> None:
     """A whole entry (checksum right) holding other arrays is solved again, not trusted."""
     from solver.cache import load_or_build
-    from solver.sabords.table.answers import _table_entry, load_table, table_path
+    from solver.sabords.game.table.answers import _table_entry, load_table, table_path
 
     spec = TableSpec.of(_rules().with_dice(3), 3, 300)
     kind, key, label = _table_entry(spec)

@@ -1,4 +1,4 @@
-"""The whole table's lowest-score bound (solver.sabords.table.bounds): the iterated upper
+"""The whole table's lowest-score bound (solver.sabords.game.table.bounds): the iterated upper
 bound against the exact solution of the same linear equations (a dense solve written here),
 and its behaviour in the lowest score, on reduced games (three dice)."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver.sabords.game.table.bounds import hit_probability
+from solver.sabords.game.table.equilibrium import TableSolver
+from solver.sabords.game.table.states import TableSpec
 from solver.sabords.rules import load_rules
-from solver.sabords.table.bounds import hit_probability
-from solver.sabords.table.equilibrium import TableSolver
-from solver.sabords.table.states import TableSpec
 
 RULES = load_rules().with_dice(3)
 

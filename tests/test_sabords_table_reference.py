@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver.sabords.game.table.equilibrium import solve_table
+from solver.sabords.game.table.states import TableSpec, final
 from solver.sabords.rules import load_rules
-from solver.sabords.table.equilibrium import solve_table
-from solver.sabords.table.states import TableSpec, final
 from tests.sabords_game_multi_reference import regret_n, solve_reference_n
 
 CASES = [(3, 3, 500, 0, ()), (3, 3, 300, -100, ()),

@@ -1,4 +1,4 @@
-"""The whole table's report and proof (solver.sabords.table.report) on a reduced game: three
+"""The whole table's report and proof (solver.sabords.game.table.report) on a reduced game: three
 dice, target 500, scores floored at zero, a few thousand simulated games a line."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from solver.sabords.game import GameSpec, load_game, with_play
+from solver.sabords.game.table.report import check_proof, write_table_report
+from solver.sabords.game.table.states import TableSpec
+from solver.sabords.game.two_player import GameSpec, load_game, with_play
 from solver.sabords.rules import load_rules
-from solver.sabords.table.report import check_proof, write_table_report
-from solver.sabords.table.states import TableSpec
 
 RULES = load_rules(("score-floor-zero",)).with_dice(3)
 
@@ -50,9 +50,9 @@ def test_the_shipped_table_answers_as_the_solve_did(written) -> None:
     """A fresh clone's first three-player query reads the table make solve ships."""
     import numpy as np
 
-    from solver.sabords.table.answers import headline
-    from solver.sabords.table.equilibrium import solve_table
-    from solver.sabords.table.report import shipped_solution
+    from solver.sabords.game.table.answers import headline
+    from solver.sabords.game.table.equilibrium import solve_table
+    from solver.sabords.game.table.report import shipped_solution
 
     root, summary = written
     spec = TableSpec.of(RULES, 3, 500)
@@ -68,8 +68,8 @@ def test_the_shipped_table_answers_as_the_solve_did(written) -> None:
 def test_each_three_player_reading_is_its_own_solve(written) -> None:
     """The readings section: each reading's seats are those of its own table, solved here
     again, and sum to 1; first-to-target-wins has normal play only."""
-    from solver.sabords.table.equilibrium import solve_table
-    from solver.sabords.table.readings import READINGS
+    from solver.sabords.game.table.equilibrium import solve_table
+    from solver.sabords.game.table.readings import READINGS
 
     root, summary = written
     readings = summary["three_player_readings"]
@@ -92,9 +92,9 @@ def test_departures_are_what_hold_answers(written) -> None:
     """Each listed departure, asked as `hold` asks it: the exact best is worth the listed
     P(win); points play's choice (hold's points_best) and the rule's (the two-player hold at
     my score against the leader) cost what the report says."""
-    from solver.sabords.game_advice import game_hold, hold_by_payoffs
-    from solver.sabords.table.answers import mover_payoffs, rule_hold_position
-    from solver.sabords.table.equilibrium import solve_table
+    from solver.sabords.game.advice import game_hold, hold_by_payoffs
+    from solver.sabords.game.table.answers import mover_payoffs, rule_hold_position
+    from solver.sabords.game.table.equilibrium import solve_table
 
     root, summary = written
     d = summary["departures"]

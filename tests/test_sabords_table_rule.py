@@ -1,5 +1,5 @@
-"""The four- and five-player rule (solver.sabords.table.rule) and the seat-against-seat play it
-is measured with (solver.sabords.table.simulate), on a reduced game (three dice, target 500,
+"""The four- and five-player rule (solver.sabords.game.table.rule) and the seat-against-seat play it
+is measured with (solver.sabords.game.table.simulate), on a reduced game (three dice, target 500,
 scores floored at 0)."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game import GameSpec, solve_game, with_play
-from solver.sabords.game_points import points_distribution
+from solver.sabords.game.points import points_distribution
+from solver.sabords.game.table.equilibrium import TableSolver
+from solver.sabords.game.table.rule import against_exact, at_table, leader_play, rule_dist
+from solver.sabords.game.table.simulate import fixed_play, seat_values, simulate, table_play
+from solver.sabords.game.table.states import TableSpec
+from solver.sabords.game.two_player import GameSpec, solve_game, with_play
 from solver.sabords.rules import load_rules
-from solver.sabords.table.equilibrium import TableSolver
-from solver.sabords.table.rule import against_exact, at_table, leader_play, rule_dist
-from solver.sabords.table.simulate import fixed_play, seat_values, simulate, table_play
-from solver.sabords.table.states import TableSpec
 
 RULES = load_rules(("score-floor-zero",)).with_dice(3)
 T = 500

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game_points import points_distribution
+from solver.sabords.game.points import points_distribution
+from solver.sabords.game.table.equilibrium import TableSolver
+from solver.sabords.game.table.states import TableSpec
 from solver.sabords.rules import load_rules
-from solver.sabords.table.equilibrium import TableSolver
-from solver.sabords.table.states import TableSpec
-from solver.sabords.turn_lanes import deck_turns
+from solver.sabords.turn.lanes import deck_turns
 
 GAMES = 20_000
 
@@ -96,9 +96,9 @@ def test_play_on_coupling_agrees_with_a_game_written_here() -> None:
     """The product's coupled measure of play-on (readings.coupled_change: how often a game
     reaches a disputed position, how often its result changes) against whole games played
     here on the same draws under both readings, on a toy deck where disputes are common."""
-    from solver.sabords.table.readings import coupled_change
-    from solver.sabords.table.simulate import fixed_play
-    from solver.sabords.table.states import EndRules
+    from solver.sabords.game.table.readings import coupled_change
+    from solver.sabords.game.table.simulate import fixed_play
+    from solver.sabords.game.table.states import EndRules
 
     players, top, games = 3, 3, 20_000
     deck = ToyDeck()
@@ -123,7 +123,7 @@ def test_play_on_coupling_agrees_with_a_game_written_here() -> None:
 def test_two_players_never_reach_a_disputed_position() -> None:
     """With two players the last turn's Island scores nothing for its player, so the trigger
     cannot drop below the target while the other is above it: the readings agree."""
-    from solver.sabords.table.readings import play_on
+    from solver.sabords.game.table.readings import play_on
 
     measured = play_on(load_rules(("score-floor-zero",)).with_dice(3), 2, 3000, seed=3)
     assert measured["disputed"] == 0.0 and measured["changed"] == 0.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game import GameSpec, load_game
+from solver.sabords.game.two_player import GameSpec, load_game
 from solver.sabords.rules import load_rules
 
 RULES = load_rules(())
@@ -19,7 +19,7 @@ RULES = load_rules(())
 def spec(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("TREASURE_CACHE", str(tmp_path_factory.mktemp("warm-cache")))
-    mp.setattr("solver.sabords.game.DEFAULT_LOW", -300)
+    mp.setattr("solver.sabords.game.two_player.DEFAULT_LOW", -300)
     yield GameSpec(RULES, 500, -300)
     mp.undo()
 
@@ -28,7 +28,7 @@ def test_a_kept_turn_is_the_turn_solved_again(spec):
     """The second question at a position gets the very turn the first solved, read only; it
     equals a fresh solve; another table object (the same game read again) solves its own;
     and a hold answered from the kept turn is the one answered from a fresh solve."""
-    from solver.sabords.game_advice import (
+    from solver.sabords.game.advice import (
         _payoffs,
         card_turn_by_payoffs,
         card_turn_values,
@@ -84,7 +84,7 @@ def test_action_table_reads_the_solutions_kept_values(card):
     for Treasure Island)."""
     from solver.engine.stopping import action_values
     from solver.sabords.objective import Objective
-    from solver.sabords.solve import action_table, solve_turn
+    from solver.sabords.turn.solve import action_table, solve_turn
 
     sol = solve_turn(card, Objective("points"), RULES, use_cache=False)
     problem = sol.model.problem

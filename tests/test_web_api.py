@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import cli
-from solver.sabords.game import DEFAULT_LOW as SHIPPED_LOW  # before the fixture below
+from solver.sabords.game.two_player import DEFAULT_LOW as SHIPPED_LOW  # before the fixture below
 from solver.util import dumps_json
 
 with warnings.catch_warnings():  # Starlette now prefers httpx2 to httpx; both work
@@ -34,7 +34,7 @@ def small_games(tmp_path_factory):
     small whole games."""
     mp = pytest.MonkeyPatch()
     mp.setenv("TREASURE_CACHE", str(tmp_path_factory.mktemp("web-cache")))
-    mp.setattr("solver.sabords.game.DEFAULT_LOW", LOW)
+    mp.setattr("solver.sabords.game.two_player.DEFAULT_LOW", LOW)
     yield
     mp.undo()
 
@@ -439,7 +439,7 @@ def test_a_real_server_keeps_the_http_promises(tmp_path):
 # -- slow tables -------------------------------------------------------------------------------
 
 def test_a_cold_whole_game_is_built_once_in_the_background(client, monkeypatch):
-    import solver.sabords.game as game_module
+    import solver.sabords.game.two_player as game_module
 
     solves = []
     real = game_module.solve_game
@@ -473,7 +473,7 @@ def test_a_cold_whole_game_is_built_once_in_the_background(client, monkeypatch):
 
 
 def test_a_failed_build_is_reported_once_then_retried(client, monkeypatch):
-    import solver.sabords.game as game_module
+    import solver.sabords.game.two_player as game_module
 
     def broken(spec, *args, **kwargs):
         raise RuntimeError("out of\nmemory")
@@ -512,7 +512,7 @@ def test_a_cold_armada_table_is_built_in_the_background(client, monkeypatch):
 
 
 def test_two_requests_for_a_cold_turn_table_build_it_once(client, monkeypatch, tmp_path):
-    import solver.sabords.solve as solve_module
+    import solver.sabords.turn.solve as solve_module
 
     monkeypatch.setenv("TREASURE_CACHE", str(tmp_path))  # every turn table cold
     solve_module.solve_turn.cache_clear()
@@ -548,10 +548,10 @@ def test_the_shipped_table_answers_without_a_solve(cache, monkeypatch, tmp_path_
     """A whole game whose table ships in proofs/ (same rules, target, lowest score) is
     answered from it at once, also when the cache folder cannot be used (a regular file
     here); one solved under other rules is not used."""
-    import solver.sabords.game as game_module
-    from solver.sabords.game import GameSpec, load_game
-    from solver.sabords.game_report import _proof
-    from solver.sabords.queries import game_answer
+    import solver.sabords.game.two_player as game_module
+    from solver.sabords.answers import game_answer
+    from solver.sabords.game.report import _proof
+    from solver.sabords.game.two_player import GameSpec, load_game
     from solver.sabords.rules import load_rules
 
     table = load_game(GameSpec(load_rules(()), 500))  # built by the tests above, or now
@@ -587,7 +587,7 @@ def test_the_shipped_table_answers_without_a_solve(cache, monkeypatch, tmp_path_
 def test_the_default_game_ships_its_table():
     """proofs/sabords/game-6000.json is the default game under the current rules file, so
     the page's default scoreboard queries need no whole-game solve."""
-    from solver.sabords.game import GameSpec
+    from solver.sabords.game.two_player import GameSpec
     from solver.sabords.rules import load_rules
     from solver.web.builds import Builds
     from solver.web.tables import GameTables

@@ -48,7 +48,7 @@ def base_url(tmp_path_factory):
 
     mp = pytest.MonkeyPatch()
     mp.setenv("TREASURE_CACHE", str(tmp_path_factory.mktemp("browser-cache")))
-    mp.setattr("solver.sabords.game.DEFAULT_LOW", LOW)
+    mp.setattr("solver.sabords.game.two_player.DEFAULT_LOW", LOW)
     try:
         with in_thread(create_app(proofs_dir=tmp_path_factory.mktemp("no-proofs"))) as url:
             yield url
@@ -575,7 +575,7 @@ def test_a_game_recorded_exported_imported_and_reviewed(base_url, browser, tmp_p
     (each player's luck, error, rating and result, every event's luck or cost, the chart's
     lines); a new game importing the file has the turns and scores of the review and shows
     it again, and exports the same text."""
-    from solver.sabords.review_plot import chart_series
+    from solver.sabords.review.plot import chart_series
 
     with _page_set(browser, f"{base_url}/sabords.html", "treasure.sabords.settings",
                    {"target": TARGET, "variants": ["score-floor-zero"]}) as page:

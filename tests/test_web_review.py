@@ -51,7 +51,7 @@ def check_same(client, game: str, text: str, tmp_path, capsys) -> dict:  # noqa:
 def expected_chart(game: str, doc: dict) -> dict:
     """The chart the page draws: the series the CLI's ``--plot`` draws."""
     if game == "sabords":
-        from solver.sabords.review_plot import chart_series
+        from solver.sabords.review.plot import chart_series
     else:
         from solver.armada.review_cli import chart_series
     xs, ys = chart_series(doc)[:2]

@@ -38,9 +38,9 @@ FLAGS = ["--target", str(TARGET), *(f"--variant={v}" for v in VARIANTS)]
 def three_players():
     """The three-player table at target 300, floored at zero, solved once per session into
     the session's cache (every later load, the server's and the CLI's, reads it)."""
-    from solver.sabords.queries import game_spec
-    from solver.sabords.table.answers import load_table
-    from solver.sabords.table.states import TableSpec
+    from solver.sabords.answers import game_spec
+    from solver.sabords.game.table.answers import load_table
+    from solver.sabords.game.table.states import TableSpec
 
     spec = TableSpec(game_spec(TARGET, VARIANTS), 3)
     load_table(spec)
@@ -101,9 +101,9 @@ def test_a_table_position_is_the_cli_json(client, scores, trigger, race, card):
 
 
 def test_the_answer_is_the_query_functions_document(client, three_players):
-    """The same document as solver.sabords.queries.game_answer, called as the CLI calls it."""
+    """The same document as solver.sabords.answers.game_answer, called as the CLI calls it."""
+    from solver.sabords.answers import game_answer
     from solver.sabords.game_cli import game_table, whole_table
-    from solver.sabords.queries import game_answer
     from solver.util import dumps_json
 
     for scores in ("200,100,0", "200,100,0,100"):
@@ -146,12 +146,12 @@ def test_two_scores_are_the_two_player_answer(client):
 
 def test_the_server_reads_the_cache_entries_the_solvers_write(three_players):
     """The paths the server checks before it answers "building" are the solvers' own."""
-    from solver.sabords.table.answers import load_play, load_table
+    from solver.sabords.game.table.answers import load_play, load_table
     from solver.web.tables import play_path, whole_path
 
     load_table(three_players, use_cache=True)
     assert whole_path(three_players).exists()
-    from solver.sabords.game import load_game
+    from solver.sabords.game.two_player import load_game
 
     load_play(load_game(three_players.game))
     assert play_path(three_players.game).exists()
@@ -160,7 +160,7 @@ def test_the_server_reads_the_cache_entries_the_solvers_write(three_players):
 def test_a_cold_whole_table_is_built_in_the_background(client, monkeypatch):
     """A three-player table not in the cache is queued (the request answers 202 at once);
     here the solve is stopped by the test, so the failure is reported once (503)."""
-    import solver.sabords.table.answers as answers
+    import solver.sabords.game.table.answers as answers
 
     solves = []
 

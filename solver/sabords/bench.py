@@ -9,13 +9,13 @@ import sys
 import time
 
 from solver.bench import median_and_worst, wall_times, warm_cache_wall_times
-from solver.sabords.turn_lanes import UNIT
+from solver.sabords.turn.lanes import UNIT
 
 COLD_SOLVE = """
 import time
 t0 = time.perf_counter()
 from solver.engine import solve
-from solver.sabords.model import build_model
+from solver.sabords.turn.model import build_model
 from solver.sabords.objective import Objective
 from solver.sabords.rules import STANDARD_CARDS, load_rules
 t1 = time.perf_counter()
@@ -46,12 +46,12 @@ def run() -> None:
 
     whole_game()
     whole_table()
-    from solver.sabords.review_bench import run as review_bench
+    from solver.sabords.review.bench import run as review_bench
 
     review_bench()
 
-    from solver.sabords.certify import certificate_document
     from solver.sabords.rules import load_rules
+    from solver.sabords.turn.certify import certificate_document
 
     rules = load_rules()
     start = time.perf_counter()
@@ -103,9 +103,9 @@ def whole_table() -> None:
     import resource
     import tempfile
 
+    from solver.sabords.game.table.report import SMALL_TARGET, SMALL_VARIANTS
+    from solver.sabords.game.table.states import Layout, TableSpec
     from solver.sabords.rules import load_rules
-    from solver.sabords.table.report import SMALL_TARGET, SMALL_VARIANTS
-    from solver.sabords.table.states import Layout, TableSpec
 
     treasure = [sys.executable, "-m", "solver"]
     flags = ["--target", str(SMALL_TARGET)] + [f"--variant={v}" for v in SMALL_VARIANTS]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from solver.sabords.export import policy
 from solver.sabords.game_cli import game, game_position_options
 from solver.sabords.review_cli import review
+from solver.sabords.turn.export import policy
 from solver.util import InputError, StatusLine, dumps_json
 
 CARD_HELP = (
@@ -188,9 +188,9 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
       treasure sabords hold --card none --scores 200,100,0 --target 300 \\
           --variant score-floor-zero CCDMPSXX
     """
+    from solver.sabords.answers import hold_answer
     from solver.sabords.game_cli import game_table, hold_for_game_text, whole_table
     from solver.sabords.objective import parse_objective
-    from solver.sabords.queries import hold_answer
 
     source = click.get_current_context().get_parameter_source("objective")
     given = source is not None and source.name != "DEFAULT"
@@ -210,7 +210,7 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
         return
     goal = parse_objective(advice["objective"])
     if advice.get("island"):
-        from solver.sabords.advice import island_text
+        from solver.sabords.turn.advice import island_text
 
         click.echo(island_text(advice))
         return
@@ -261,8 +261,8 @@ def value(card, objective, no_cache, as_json, variants) -> None:
       treasure sabords value --card captain
       treasure sabords value --card deck --objective reach:1000 --json
     """
-    from solver.sabords.advice import card_values
     from solver.sabords.objective import parse_objective
+    from solver.sabords.turn.advice import card_values
 
     rules = _rules(variants)
     with StatusLine() as status:

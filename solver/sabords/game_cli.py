@@ -1,5 +1,5 @@
 """``treasure sabords game`` and the scoreboard options of ``treasure sabords hold``: the whole
-two-player game (the solver lives in :mod:`solver.sabords.game`)."""
+two-player game (the solver lives in :mod:`solver.sabords.game.two_player`)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def game_table(use_cache: bool = True):
     """The command line's source of game tables: from the cache; else, for a position or a
     hold, the table shipped in ``proofs/`` when it is the game asked about (what the web
     server reads); else solved on the spot (minutes, once; progress on stderr)."""
-    from solver.sabords.game import cache_path, load_game, shipped_table
+    from solver.sabords.game.two_player import cache_path, load_game, shipped_table
 
     def source(spec, headline: bool = False):
         path = cache_path(spec)
@@ -72,7 +72,7 @@ def whole_table(use_cache: bool = True):
     that a two-player or turn ``hold`` does not need)."""
 
     def source(spec):
-        from solver.sabords.table.answers import load_table
+        from solver.sabords.game.table.answers import load_table
 
         return load_table(spec, use_cache=use_cache, progress=True)
     return source
@@ -111,7 +111,7 @@ def game(me, opponent, sudden_death, scores, trigger, race, target, card, varian
       treasure sabords game --players 3 --target 300 --variant score-floor-zero
       treasure sabords game --scores 200,100,0 --target 300 --variant score-floor-zero
     """
-    from solver.sabords.queries import game_answer
+    from solver.sabords.answers import game_answer
 
     result = game_answer(game_table(not no_cache), me=me, opponent=opponent,
                          sudden_death=sudden_death, target=target, card=card,
@@ -186,7 +186,7 @@ def hold_for_game_text(advice: dict, show_all: bool) -> None:
         where = f"me {advice['me']} against {advice['opponent']}"
     phase = advice["phase"]
     if advice.get("island"):  # the Island of Skulls: nothing to choose
-        from solver.sabords.advice import island_text
+        from solver.sabords.turn.advice import island_text
 
         click.echo(island_text(advice))
         click.echo(f"P(win) {advice['value']:.6f}")

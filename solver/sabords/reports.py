@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 
 from solver.games import SolveRun
-from solver.sabords.certify import action_text
 from solver.sabords.dice import format_dice
 from solver.sabords.objective import Objective
 from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules
-from solver.sabords.solve import TurnSolution, points_distribution, solve_turn
+from solver.sabords.turn.certify import action_text
+from solver.sabords.turn.solve import TurnSolution, points_distribution, solve_turn
 from solver.util import PROOFS_DIR, atomic_write_bytes, atomic_write_text, dumps_json
 
 POINTS = Objective("points")
@@ -201,7 +201,7 @@ CERTIFIED = (Objective("points"), Objective("margin"), Objective("reach", 1000))
 def write_certificates(rules: Rules, proofs_dir: Path = PROOFS_DIR) -> list[Path]:
     """Exact certificates for every card under the points, margin and reach:1000 objectives
     (the last two let the verifier prove which variants change nothing)."""
-    from solver.sabords.certify import write_certificate
+    from solver.sabords.turn.certify import write_certificate
 
     paths = []
     for objective in CERTIFIED:
@@ -228,13 +228,13 @@ def write_reports(run: SolveRun) -> None:
     atomic_write_text(out / "first-roll.md", first_roll_markdown(rules))
     atomic_write_text(out / "strategy.csv", strategy_csv(rules))
     _plots(rows, rules, out)
-    from solver.sabords.game_report import write_game_reports
+    from solver.sabords.game.report import write_game_reports
 
     headline = write_game_reports(out, run.proofs_dir)
-    from solver.sabords.table.report import write_table_report
+    from solver.sabords.game.table.report import write_table_report
 
     write_table_report(out, run.proofs_dir, headline)
-    from solver.sabords.review_report import write_review_example
+    from solver.sabords.review.report import write_review_example
 
     write_review_example(out)
     write_readme(out)

@@ -1,5 +1,5 @@
 """``treasure sabords review FILE``: a recorded game's review for people, as JSON, and as a
-chart of each player's P(win) through the game (:mod:`solver.sabords.review`)."""
+chart of each player's P(win) through the game (:mod:`solver.sabords.review.moves`)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
     """
     from solver.review import print_review
     from solver.sabords.game_cli import game_table, whole_table
-    from solver.sabords.review import review_answer
-    from solver.sabords.review_plot import review_png  # imports matplotlib only when called
+    from solver.sabords.review.moves import review_answer
+    from solver.sabords.review.plot import review_png  # imports matplotlib only when called
 
     print_review(record_file, as_json, plot_file, show_all,
                  lambda text: review_answer(text, game_table(use_cache=not no_cache),

@@ -1,7 +1,7 @@
 """The table companion's web application: the JSON API under ``/api`` and the pages.
 
 Every answer to a query is the document the command line prints with ``--json`` for the same
-query, built by the same function (:mod:`solver.sabords.queries`,
+query, built by the same function (:mod:`solver.sabords.answers`,
 :func:`solver.armada.advice.hold`) and serialised the same way (:func:`solver.util.dumps_json`),
 so the body is byte for byte what the CLI prints. Endpoints are plain functions, which the
 server runs on its thread pool: a turn that takes a second to solve holds one thread, not the
@@ -99,7 +99,7 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
 
     @app.post("/api/sabords/hold")
     def sabords_hold(query: SabordsHold) -> Response:
-        from solver.sabords.queries import hold_answer, reads_scoreboard
+        from solver.sabords.answers import hold_answer, reads_scoreboard
 
         # the page always sends a target: it makes a query about the game only with scores
         scoreboard = (reads_scoreboard(query.me, query.opponent, query.sudden_death, None)
@@ -118,7 +118,7 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
 
     @app.post("/api/sabords/game")
     def sabords_game(query: SabordsGame) -> Response:
-        from solver.sabords.queries import EXACT_PLAYERS, game_answer
+        from solver.sabords.answers import EXACT_PLAYERS, game_answer
 
         # four or five players: the rule plays the two-player table's play (built ahead)
         rule = query.scores is not None and len(query.scores) > EXACT_PLAYERS

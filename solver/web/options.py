@@ -22,7 +22,7 @@ def _readings(rules_file, what: str) -> list[dict]:
 
 def sabords_options() -> dict:
     """Cards (each with its count in the standard deck), faces, readings, targets, dice."""
-    from solver.sabords.game_report import OTHER_TARGETS, TARGET
+    from solver.sabords.game.report import OTHER_TARGETS, TARGET
     from solver.sabords.rules import RULES_FILE, load_rules
 
     rules = load_rules(())

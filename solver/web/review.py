@@ -39,7 +39,7 @@ def review_router(game_tables: GameTables, builds: Builds) -> APIRouter:
     whole_tables = WholeTables(builds)  # three players: the exact table, built as for hold
 
     def sabords(record: str) -> dict:
-        from solver.sabords.review import review_answer
+        from solver.sabords.review.moves import review_answer
 
         return review_answer(record, game_tables, whole=whole_tables)
 
@@ -53,7 +53,7 @@ def review_router(game_tables: GameTables, builds: Builds) -> APIRouter:
 
         return review_answer(record, table)
 
-    for game, review, plot in (("sabords", sabords, "solver.sabords.review_plot"),
+    for game, review, plot in (("sabords", sabords, "solver.sabords.review.plot"),
                                ("armada", armada, "solver.armada.review_cli")):
         _endpoints(router, game, review, plot)
     return router

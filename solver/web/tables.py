@@ -28,7 +28,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
-from solver.sabords.game import GameSpec, GameTable
+from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.util import PROOFS_DIR, InputError
 from solver.web.builds import Builds
 
@@ -51,14 +51,14 @@ def game_units(spec: GameSpec) -> float:
 
 class GameTables:
     """The web server's source of Mille Sabords game tables (a
-    :data:`solver.sabords.queries.TableSource`): never solves during a request."""
+    :data:`solver.sabords.answers.TableSource`): never solves during a request."""
 
     def __init__(self, builds: Builds, proofs_dir: Path = PROOFS_DIR) -> None:
         self.builds = builds
         self.proofs_dir = proofs_dir
         self._shipped: dict[str, GameTable | None] = {}
         # tables read from the cache, kept: the same object each time, so the turns solved at
-        # a position from it are kept too (solver.sabords.game_advice), and no request reads
+        # a position from it are kept too (solver.sabords.game.advice), and no request reads
         # the entry again (a table, once built, never changes)
         self._loaded: OrderedDict[Path, GameTable] = OrderedDict()
         self._lock = threading.Lock()
@@ -66,7 +66,7 @@ class GameTables:
     def __call__(self, spec: GameSpec, headline: bool = False) -> GameTable:
         """The table for ``spec`` (``headline``: one with the solve's statistics, so never
         the shipped values alone)."""
-        from solver.sabords.game import cache_path, load_game
+        from solver.sabords.game.two_player import cache_path, load_game
 
         path = cache_path(spec)
         if not headline and (path is None or not path.exists()):
@@ -96,7 +96,7 @@ class GameTables:
     def shipped(self, spec: GameSpec) -> GameTable | None:
         """The table shipped in ``proofs/sabords/game-<target>.json`` if it was solved for
         exactly ``spec`` (rules file, variants, target, lowest score), else None."""
-        from solver.sabords.game import shipped_table
+        from solver.sabords.game.two_player import shipped_table
 
         memo = json.dumps(spec.key(), sort_keys=True)
         with self._lock:
@@ -146,33 +146,33 @@ PLAY_SECONDS_AT_6000 = 85.0
 
 def whole_path(spec):
     """Where the cache keeps the whole table for ``spec`` (a
-    :class:`~solver.sabords.table.states.TableSpec`; None when the cache cannot be used): the
-    key :func:`solver.sabords.table.answers.load_table` stores it under (a test checks that
+    :class:`~solver.sabords.game.table.states.TableSpec`; None when the cache cannot be used): the
+    key :func:`solver.sabords.game.table.answers.load_table` stores it under (a test checks that
     the two agree)."""
-    from solver.sabords.table.answers import table_path
+    from solver.sabords.game.table.answers import table_path
 
     return table_path(spec)
 
 
 def play_path(spec: GameSpec):
     """Where the cache keeps the two-player table's play, which the four- and five-player
-    rule plays (:func:`solver.sabords.table.answers.load_play`'s key)."""
-    from solver.sabords.table.answers import play_path as path
+    rule plays (:func:`solver.sabords.game.table.answers.load_play`'s key)."""
+    from solver.sabords.game.table.answers import play_path as path
 
     return path(spec)
 
 
 class WholeTables:
     """The web server's source of whole-table solutions (the ``whole`` of
-    :mod:`solver.sabords.queries`): from the cache, else built in the background while the
+    :mod:`solver.sabords.answers`): from the cache, else built in the background while the
     requests are answered "building"."""
 
     def __init__(self, builds: Builds) -> None:
         self.builds = builds
 
     def __call__(self, spec):
-        from solver.sabords.table.answers import MAX_STATES, load_table
-        from solver.sabords.table.states import Layout
+        from solver.sabords.game.table.answers import MAX_STATES, load_table
+        from solver.sabords.game.table.states import Layout
 
         states = Layout(spec).states
         if states > MAX_STATES:  # load_table's refusal, in the API's words (no --players)
@@ -180,7 +180,7 @@ class WholeTables:
                 f"the {spec.players}-player table at target {spec.game.target} with scores "
                 f"down to {spec.game.low} has {states:,} states; this version solves up to "
                 f"{MAX_STATES:,} (a smaller target, or two scores)")
-        from solver.sabords.table.report import shipped_solution
+        from solver.sabords.game.table.report import shipped_solution
 
         path = whole_path(spec)  # the table make solve ships is cached at once (a JSON read)
         if path is not None and not path.exists() and shipped_solution(spec) is None:
@@ -195,15 +195,15 @@ class WholeTables:
 
 class PlayTables:
     """The two-player tables with their play, for the four- and five-player rule: a
-    :data:`~solver.sabords.queries.TableSource` whose table's play is in the cache (else
+    :data:`~solver.sabords.answers.TableSource` whose table's play is in the cache (else
     built in the background, after the table itself), so that
-    :func:`~solver.sabords.table.answers.load_play` reads it at once."""
+    :func:`~solver.sabords.game.table.answers.load_play` reads it at once."""
 
     def __init__(self, tables: GameTables) -> None:
         self.tables = tables
 
     def __call__(self, spec: GameSpec, headline: bool = False) -> GameTable:
-        from solver.sabords.table.answers import load_play
+        from solver.sabords.game.table.answers import load_play
 
         table = self.tables(spec, headline)
         path = play_path(spec)

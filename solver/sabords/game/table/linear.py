@@ -1,0 +1,48 @@
+"""The whole table's values for fixed ways of playing, swept in compiled code.
+
+With every state's turn outcome distribution fixed, a state's value vector is linear in the
+values of the rows its outcomes lead to
+(:meth:`solver.sabords.game.table.states.Layout.successors`): the player at position ``j``
+gets column ``(j - 1) mod N`` of the next row. Gauss-Seidel sweeps in the layout's order
+converge because every way of playing ends the game with probability one
+(a turn can end on no points, but every turn has a chance to score).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def sweep(values, order, succ, dist):
+    """One Gauss-Seidel sweep over the state rows ``order``: ``values[r, j] = sum_o dist[r, o]
+    values[succ[r, o], (j - 1) mod N]`` (outcomes of zero probability skipped). Returns the
+    largest change."""
+    players = values.shape[1]
+    moved = 0.0
+    new = np.empty(players)
+    for r in order:
+        new[:] = 0.0
+        for o in range(succ.shape[1]):
+            p = dist[r, o]
+            if p != 0.0:
+                row = succ[r, o]
+                for j in range(players):
+                    new[j] += p * values[row, (j + players - 1) % players]
+        for j in range(players):
+            change = abs(new[j] - values[r, j])
+            if change > moved:
+                moved = change
+            values[r, j] = new[j]
+    return moved
+
+
+def evaluate(values: np.ndarray, order: np.ndarray, succ: np.ndarray, dist: np.ndarray,
+             tol: float = 1e-15, max_sweeps: int = 1_000_000) -> int:
+    """Sweep ``values`` in place until no entry moves by more than ``tol``; returns the
+    sweeps made."""
+    for sweeps in range(1, max_sweeps + 1):
+        if sweep(values, order, succ, dist) <= tol:
+            return sweeps
+    raise RuntimeError("the whole table's values did not converge")

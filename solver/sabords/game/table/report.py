@@ -1,0 +1,397 @@
+"""``reports/sabords/table.md`` and ``table.json``: the whole table, as far as it is solved.
+
+What ``make solve`` writes here: each seat's P(win) for two to five players (two players exact
+at the headline's target; three players exact on the table small enough to solve today, eight
+dice, target 300, scores floored at zero, certified by its regret; four and five players by the
+rule, simulated at the headline's target), the rule measured against the exact three-player
+equilibrium in every seat and against points players at four and five, where three-player
+play departs from points play and from the rule (:mod:`.departures`), the game-level readings
+at three players and play-on at three to five (:mod:`.readings`), and a picture of a
+three-player slice. The three-player table ships in ``proofs/sabords/`` so that ``make check``
+re-verifies its regret.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from solver.sabords.game.table.departures import CHANGED, departures
+from solver.sabords.game.table.equilibrium import TableSolution, TableSolver, regret
+from solver.sabords.game.table.readings import PLAY_ON, play_on, three_player_readings
+from solver.sabords.game.table.rule import RULE, RULE_TITLE, against_exact, at_table
+from solver.sabords.game.table.states import NORMAL, Layout, TableSpec
+from solver.sabords.game.two_player import GameSpec, GameTable, load_game, with_play
+from solver.sabords.rules import load_rules
+from solver.util import atomic_write_text, dumps_json
+
+SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # 36,678 states, pure
+RULE_GAMES, RULE_SEED = 120_000, 2026  # standard error below 0.002 a seat and a gain
+PROOF = "table-3-{target}.json"
+SAMPLE = 2000  # states whose regret make check re-verifies (seeded)
+LOWEST = (-100, -200, -300)  # the lowest scores of the trade-off, at the small target, no floor
+
+
+def _log(text: str) -> None:
+    print(f"  [table] {text}", file=sys.stderr, flush=True)
+
+
+def small_spec(players: int = 3) -> TableSpec:
+    return TableSpec.of(load_rules(SMALL_VARIANTS), players, SMALL_TARGET)
+
+
+def write_table_report(out: Path, proofs: Path, headline: GameTable,
+                       small: TableSpec | None = None, games: int = RULE_GAMES) -> dict:
+    """Solve and write everything; ``headline``: the two-player table at the headline's
+    target, with its play; ``small``: the three-player table solved exactly (default
+    :func:`small_spec`; the tests pass a smaller one); ``games`` per simulated line."""
+    small = small_spec() if small is None else small
+    _log(f"three players, target {small.game.target}, {', '.join(small.rules.variants)}")
+    solver = TableSolver(small, progress=True)
+    solution = solver.solve()
+    two = with_play(load_game(GameSpec(small.rules, small.game.target, small.game.low)))
+    _log("the rule against the exact equilibrium")
+    versus = against_exact(solver, solution, two)
+    tables = {}
+    for players in (3, 4, 5):
+        _log(f"the rule at {players} players, target {headline.spec.target}")
+        tables[str(players)] = at_table(headline, players, games, RULE_SEED + players)
+    readings = three_player_readings(small, solution)
+    lowest = lowest_score_tradeoff(small)
+    _log("where three-player play departs from points play and the rule")
+    departs = departures(solution, two)
+    disputes = {}
+    for players in (3, 4, 5):
+        _log(f"{PLAY_ON} at {players} players, target {headline.spec.target}")
+        disputes[str(players)] = play_on(headline.spec.rules, players, games,
+                                         RULE_SEED + 10 + players)
+    summary = {
+        "two_players": {"target": headline.spec.target, "exact": True,
+                        "seat_wins": headline.headline()["seat_wins"],
+                        "points_play": headline.headline()["points_play"]["seat_wins"]},
+        "three_players_exact": _exact_summary(solution, two),
+        "three_player_readings": readings,
+        "departures": departs,
+        "lowest_score": lowest,
+        "play_on": disputes,
+        "verifier_readings": {PLAY_ON: _play_on_entry(disputes["3"])},
+        "rule": {"name": RULE, "title": RULE_TITLE, "against_exact": versus,
+                 "at_table": tables},
+    }
+    _slice_picture(solution, out / "table-slice.png")
+    atomic_write_text(out / "table.json", dumps_json(summary))
+    atomic_write_text(out / "table.md", _markdown(summary))
+    (proofs / "sabords").mkdir(parents=True, exist_ok=True)
+    atomic_write_text(proofs / "sabords" / PROOF.format(target=small.game.target),
+                      _proof(solution))
+    return summary
+
+
+def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
+    """The three-player table at the small target with scores allowed below zero, kept down to
+    each of ``lows``: the bound on the chance that the lowest score matters
+    (:func:`~solver.sabords.game.table.bounds.hit_probability`) and the solve's size (its time is
+    ``make bench``'s: a report stays byte-identical)."""
+    from solver.sabords.game.table.bounds import hit_probability
+
+    rules = load_rules(tuple(v for v in small.rules.variants if v != "score-floor-zero"))
+    rows = []
+    for low in lows:
+        _log(f"three players, target {small.game.target}, lowest score {low}")
+        solver = TableSolver(TableSpec.of(rules.with_dice(small.rules.dice), small.players,
+                                          small.game.target, low))
+        solved = solver.solve()
+        bound = hit_probability(solved, solver)
+        rows.append({"lowest_score": low, "states": solved.stats["states"],
+                     "steps": solved.stats["steps"], "regret": solved.stats["regret"],
+                     "from_zero": bound["from_zero"], "opening": bound["opening"],
+                     "seat_wins": solved.seat_values().tolist()})
+    return rows
+
+
+def _play_on_entry(measured: dict) -> dict:
+    """The verifier's line for play-on (reports/rules, through solver.rules.check): the share
+    of three-player games whose result the reading changes."""
+    return {"first_player_wins": measured["changed"], "delta": measured["changed"],
+            "decisions_changed": None, "decisions_total": None,
+            "unit": f"share of {measured['players']}-player games whose result changes "
+                    f"(points play, target {measured['target']}, {measured['games']:,} "
+                    f"simulated games, standard error {measured['changed_error']:.1e})"}
+
+
+def _exact_summary(solution: TableSolution, two: GameTable) -> dict:
+    stats = solution.stats
+    layout = solution.layout
+    zero = [0] * layout.players
+    return {
+        "target": layout.spec.game.target, "variants": list(layout.spec.rules.variants),
+        "states": stats["states"], "steps": stats["steps"], "regret": stats["regret"],
+        "converged": stats["converged"], "regret_elsewhere": stats["regret_elsewhere"],
+        "cycling": stats["cycling"],
+        "seat_wins": solution.wins(NORMAL, zero).tolist(),
+        "points_play": stats["points_play"],
+        "two_player_same_game": two.first_player_wins,
+    }
+
+
+def _slice_picture(solution: TableSolution, path: Path) -> None:
+    """My P(win) before my card over the two opponents' scores, at each of my scores."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    layout = solution.layout
+    span = range(layout.low, layout.top)
+    every = [solution.wins(NORMAL, [me, a, b])[0] for me in span for a in span for b in span]
+    low, high = min(every), max(every)
+    fig, axes = plt.subplots(1, len(span), figsize=(3 * len(span), 3.2), sharey=True)
+    for ax, me in zip(np.atleast_1d(axes), span, strict=True):
+        grid = np.array([[solution.wins(NORMAL, [me, a, b])[0] for b in span] for a in span])
+        image = ax.imshow(grid, origin="lower", vmin=low, vmax=high, cmap="viridis",
+                          extent=(-50, 100 * len(span) - 50, -50, 100 * len(span) - 50))
+        for i in range(len(span)):
+            for j in range(len(span)):
+                ax.text(100 * j, 100 * i, f"{grid[i, j]:.3f}", ha="center", va="center",
+                        color="white" if grid[i, j] < (low + high) / 2 else "black")
+        ax.set_title(f"me at {me * 100}")
+        ax.set_xlabel("the player after the next")
+    np.atleast_1d(axes)[0].set_ylabel("the next player")
+    fig.colorbar(image, ax=axes, label="my P(win), before my card")
+    fig.suptitle(f"Three players, target {layout.top * 100}, scores floored at 0 (exact)")
+    fig.savefig(path, dpi=80, metadata={"Software": None})
+    plt.close(fig)
+
+
+def _proof(solution: TableSolution) -> str:
+    """The three-player table as a proof file: its spec, values and certificate figures."""
+    layout = solution.layout
+    return json.dumps({
+        "what": "The Mille Sabords three-player table: per state (the layout of "
+                "solver/sabords/game/table/states.py: phases in order, scores from the mover in "
+                "playing order, in steps of 100 from the lowest score), every player's P(win) "
+                "+ shares of ties by position. `make check` recomputes the regret (the most a "
+                "mover gains by playing one turn otherwise) on a seeded sample of states.",
+        "spec": layout.spec.key(),
+        "values": solution.values[:layout.states].tolist(), "regret": solution.stats["regret"],
+        "stats": {k: v for k, v in solution.stats.items() if k != "seconds"}},
+        sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def _read_proof(path: Path) -> TableSolution:
+    """A shipped three-player table (values and the solve's statistics; no play), or
+    ValueError when it was solved under other rules than the current ones."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    key = doc["spec"]
+    rules = load_rules(key["rules"]["variants"]).with_dice(key["rules"]["dice"])
+    spec = TableSpec.of(rules, key["players"], key["target"], key["low"])
+    if spec.key() != key:
+        raise ValueError(f"{path.name}: solved under other rules than the current ones "
+                         "(make solve)")
+    layout = Layout(spec)
+    values = layout.empty()
+    values[:layout.states] = np.array(doc["values"])
+    return TableSolution(layout, values, np.zeros((0, 0)), stats=doc["stats"])
+
+
+def shipped_solution(spec: TableSpec, proofs_dir: Path | None = None) -> TableSolution | None:
+    """The three-player table ``make solve`` ships, if it is the one ``spec`` asks for."""
+    from solver.util import PROOFS_DIR
+
+    path = (PROOFS_DIR if proofs_dir is None else proofs_dir) / "sabords" / \
+        PROOF.format(target=spec.game.target)
+    if spec.players != 3 or not path.is_file():
+        return None
+    try:
+        solution = _read_proof(path)
+    except (ValueError, KeyError, OSError):
+        return None
+    return solution if solution.spec.key() == spec.key() else None
+
+
+def check_proof(path: Path, sample: int = SAMPLE) -> list[str]:
+    """``make check``: the shipped three-player table's regret recomputed on a seeded sample
+    of its states (every turn solved again); problems as lines."""
+    try:
+        solution = _read_proof(path)
+    except ValueError as err:
+        return [str(err)]
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    layout = solution.layout
+    rows = np.sort(np.random.default_rng(sample).choice(layout.states, min(sample, layout.states),
+                                                        replace=False))
+    found = regret(solution, rows)
+    claimed = float(doc["regret"])
+    if found.max() > max(claimed, 0.0) + 1e-12 or found.min() < -1e-12:
+        return [f"{path.name}: regret {found.max():.2e} on {sample} states, claimed "
+                f"{claimed:.2e}"]
+    return []
+
+
+def _markdown(s: dict) -> str:
+    ex = s["three_players_exact"]
+    rule = s["rule"]
+    two = s["two_players"]
+    lines = [
+        "# Mille Sabords at the whole table: two to five players",
+        "",
+        "Regenerated by `make solve` (`solver/sabords/game/table/`). Each player maximises "
+        "their own",
+        "P(win) + shares of ties; with three or more players the answer is a fixed point of",
+        "best responses, certified by its regret (the most a mover could gain by playing one",
+        "turn otherwise).",
+        "",
+        "## Each seat's P(win) from the opening",
+        "",
+        "| players | target | how | optimal (or rule) | points play |",
+        "|---:|---:|---|---|---|",
+        f"| 2 | {two['target']} | exact | {_seats(two['seat_wins'])} | "
+        f"{_seats(two['points_play'])} |",
+        f"| 3 | {ex['target']} (floor 0) | exact, regret {ex['regret']:.1e} | "
+        f"{_seats(ex['seat_wins'])} | {_seats(ex['points_play'])} |",
+    ]
+    for players, t in sorted(rule["at_table"].items()):
+        lines.append(
+            f"| {players} | {two['target']} | rule `{rule['name']}`, {t['games']:,} simulated "
+            f"games | {_seats(t['everyone_rule']['seat_wins'])} | "
+            f"{_seats(t['points_play']['seat_wins'])} |")
+    lines += [
+        "",
+        "Three players are solved exactly only on a small table so far (eight dice, target "
+        f"{ex['target']}, scores floored at zero: {ex['states']:,} states, {ex['steps']} "
+        "policy-iteration steps; `make bench` times it); the table at 6000 is not solved yet.",
+        f"Largest regret {ex['regret']:.2e}: "
+        + ("every state plays pure, an equilibrium." if ex["converged"] else
+           f"not settled; {len(ex['cycling'])} states kept changing their best turn "
+           f"(regret elsewhere {ex['regret_elsewhere']:.2e}): "
+           + ", ".join(f"{c['phase']} {','.join(map(str, c['scores']))}"
+                       for c in ex["cycling"])),
+    ]
+    lines += _departures_lines(s, ex["target"])
+    lines += _lowest_lines(s, ex["target"])
+    lines += [
+        "",
+        f"### The game-level readings at three players (exact, target {ex['target']}, floor 0)",
+        "",
+        "Each reading solved as its own table, to the same certificate; the change is from "
+        "the default's seats above.",
+        "",
+        "| reading | states | seats' P(win) | change | regret |",
+        "|---|---:|---|---|---:|",
+    ]
+    for name, r in s.get("three_player_readings", {}).items():
+        pure = "" if r["converged"] else " (not settled)"
+        lines.append(f"| `{name}` | {r['states']:,} | {_seats(r['seat_wins'])} | "
+                     + " / ".join(f"{d:+.4f}" for d in r["delta"])
+                     + f" | {r['regret']:.1e}{pure} |")
+    lines += [
+        "",
+        f"### `{PLAY_ON}`: when the trigger player drops while another is above the target",
+        "",
+        "The table's states cannot hold it (a player above the target in the race), so it is "
+        "measured by seeded simulation of points players at the headline's target: a game "
+        "reaches a *disputed* position when the last round ends with the trigger player "
+        "below the target and another player at or above it; by default the highest wins "
+        "there, under this reading play goes on. Each disputed game is played on once "
+        "(solver/sabords/game/table/readings.py); *changed* is the share of all games whose "
+        "result moves (1 for another winner, a part for a tie's shares).",
+        "",
+        "| players | games | disputed (± se) | changed (± se) |",
+        "|---:|---:|---:|---:|",
+    ]
+    for players, m in sorted(s.get("play_on", {}).items()):
+        lines.append(f"| {players} | {m['games']:,} | {m['disputed']:.5f} ± "
+                     f"{m['disputed_error']:.5f} | {m['changed']:.5f} ± "
+                     f"{m['changed_error']:.5f} |")
+    lines += [
+        "",
+        "![my P(win) over the other two scores](table-slice.png)",
+        "",
+        f"## The rule for four and five players: `{rule['name']}`",
+        "",
+        f"Play each turn as {rule['title']}: in normal play against the highest other score,",
+        "in the final round against the score to beat, in the race against the leader.",
+        "",
+        f"Against the exact three-player equilibrium (target {ex['target']}, floor 0), exactly: "
+        "the rule in one seat, the equilibrium in the others.",
+        "",
+        "| seat | equilibrium | rule | cost |",
+        "|---:|---:|---:|---:|",
+    ]
+    for seat in rule["against_exact"]["seats"]:
+        lines.append(f"| {seat['seat']} | {seat['exact']:.6f} | {seat['rule']:.6f} | "
+                     f"{seat['cost']:.6f} |")
+    lines += ["", "At the table (target 6000), by seeded simulation: the rule in one seat "
+              "against points players, against the points player of that seat.", "",
+              "| players | seat | rule | points | gain (± se) |", "|---:|---:|---:|---:|---:|"]
+    for players, t in sorted(rule["at_table"].items()):
+        for seat in t["rule_against_points"]:
+            lines.append(f"| {players} | {seat['seat']} | {seat['rule']:.4f} | "
+                         f"{seat['points']:.4f} | {seat['gain']:+.4f} ± "
+                         f"{seat['gain_error']:.4f} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _lowest_lines(s: dict, target: int) -> list[str]:
+    """The lowest-score trade-off at three players."""
+    rows = s.get("lowest_score")
+    if not rows:
+        return []
+    lines = [
+        "", f"### The lowest score at three players (exact, target {target}, scores may go "
+        "negative)", "",
+        "Scores below the lowest kept are raised to it; until a turn would take a score below "
+        "it the truncated game is the real one, so the chance of that under the table's play "
+        "bounds the error (solver/sabords/game/table/bounds.py, the two-player proof generalised: "
+        "an upper bound from every position with all scores at least 0). Sea battles' "
+        "penalties take a mover's score far below zero at once, so the bound falls slowly. "
+        "The solve's time grows with its states (`make bench` times the floored table: "
+        "36,678 states).", "",
+        "| lowest score | states | steps | regret | bound from scores >= 0 | seats' P(win) |",
+        "|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        settled = "" if r["regret"] <= 1e-12 else " (not settled: best responses cycle)"
+        lines.append(f"| {r['lowest_score']} | {r['states']:,} | {r['steps']} | "
+                     f"{r['regret']:.1e}{settled} | {r['from_zero']:.3e} | "
+                     f"{_seats(r['seat_wins'])} |")
+    return lines
+
+
+def _departures_lines(s: dict, target: int) -> list[str]:
+    """The section on where exact three-player play departs from points play and the rule."""
+    d = s.get("departures")
+    if not d:
+        return []
+    lines = [
+        "",
+        f"### Where three-player play departs from points play and from the rule (exact, "
+        f"target {target}, floor 0)",
+        "",
+        f"Every normal-play position, card and first roll that leaves a choice "
+        f"({d['decisions']:,} decisions): the exact turn's first choice against the choice of "
+        "the turn that maximises points and of the rule (the two-player table against the "
+        f"best other score), each valued by the exact table; a choice departs where it is "
+        f"worth less by more than {CHANGED:g}. The share weights each decision by its card's "
+        "and its roll's chance, every position counted once.",
+        "",
+        "| departs from | decisions | share |",
+        "|---|---:|---:|",
+    ]
+    for key, label in (("points", "points play"), ("rule", "the rule"), ("both", "both")):
+        lines.append(f"| {label} | {d['departs'][key]:,} | {d['share'][key]:.4f} |")
+    lines += ["", "The costliest where it departs from both (P(win) the mover gives up):", "",
+              "| scores | card | dice | exact | points | rule | P(win) | cost (points) | "
+              "cost (rule) |", "|---|---|---|---|---|---|---:|---:|---:|"]
+    for e in d["examples"]:
+        lines.append(f"| {','.join(map(str, e['scores']))} | {e['card']} | {e['dice']} | "
+                     f"{e['best']} | {e['points']} | {e['rule']} | {e['win']:.4f} | "
+                     f"{e['points_cost']:.4f} | {e['rule_cost']:.4f} |")
+    return lines
+
+
+def _seats(values) -> str:
+    return " / ".join(f"{v:.4f}" for v in values)

@@ -1,0 +1,140 @@
+"""Whole games at the table, seat against seat: exactly (every seat's way of playing fixed, the
+linear sweeps over the table's states with the seat to move added) or by seeded simulation of
+many games at once (any number of players, any target).
+
+A *way of playing* is a function from positions to outcome distributions of the mover's turn
+(over the deck's outcomes, :func:`solver.sabords.turn.lanes.deck_turns`): given the phase
+codes of :func:`solver.sabords.game.table.states.turn_ends` and the scores (units, the mover first)
+of many positions, it returns one distribution per position. A turn's outcome is drawn from it,
+and the game goes on by :func:`~solver.sabords.game.table.states.turn_ends`, the same rules the
+table is solved with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.sabords.game.table.linear import evaluate
+from solver.sabords.game.table.states import ENDED, NORMAL, EndRules, Layout, turn_ends
+from solver.sabords.turn.lanes import DeckTurns
+
+Play = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (kinds, scores) -> distributions
+MAX_TURNS = 100_000
+
+
+def fixed_play(dist: np.ndarray) -> Play:
+    """Every turn the same outcome distribution (points play)."""
+    return lambda kinds, scores: np.broadcast_to(dist, (len(kinds), len(dist)))
+
+
+def table_play(layout: Layout, dist: np.ndarray) -> Play:
+    """A solved table's way of playing: each state's outcome distribution (``dist``, one
+    row per state of ``layout``)."""
+    def play(kinds: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        out = np.empty((len(kinds), dist.shape[1]))
+        for kind in np.unique(kinds).tolist():
+            here = kinds == kind
+            out[here] = dist[layout.index(layout.name(kind), scores[here])]
+        return out
+    return play
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """Each seat's mean result over ``games`` simulated games, and its standard error."""
+
+    mean: np.ndarray
+    error: np.ndarray
+    games: int
+    turns: float  # turns per game, on average
+    results: np.ndarray | None = None  # (games, players): each game's result by seat
+    disputed: np.ndarray | None = None  # see simulate(): the scores, from the trigger
+
+    def as_dict(self) -> dict:
+        return {"seat_wins": self.mean.tolist(), "standard_errors": self.error.tolist(),
+                "games": self.games, "turns_per_game": self.turns}
+
+
+def simulate(deck: DeckTurns, players: int, top: int, low: int, ends: EndRules,
+             seats: Sequence[Play], games: int, seed: int,
+             start: tuple[int, Sequence] | None = None) -> Simulated:
+    """``games`` whole games, seat ``i`` (seat 1 moves first) playing ``seats[i]``; scores in
+    units. From the opening, or from ``start = (phase code, scores)``, seat 1 to move and the
+    scores listed by seat (one list for every game, or one per game). Seeded: the same call
+    gives the same numbers. The result also lists every game's result by seat and the
+    *disputed* positions: where the final round ended with the trigger player below the target
+    and another player at or above it (the readings of ``trigger_drop`` disagree there), the
+    scores then, listed from the trigger (who moves next)."""
+    rng = np.random.default_rng(seed)
+    kind0, scores0 = (0, [0] * players) if start is None else start
+    scores = np.asarray(scores0, dtype=np.int64)
+    scores = scores.copy() if scores.ndim == 2 else np.tile(scores, (games, 1))  # by seat
+    disputed = []
+    mover = np.zeros(games, dtype=np.int64)
+    kind = np.full(games, kind0, dtype=np.int64)
+    result = np.zeros((games, players))
+    live = np.arange(games)
+    turns = 0
+    steps = np.arange(players)
+    bits = (np.arange(1 << players)[:, None] >> steps[None, :]) & 1
+    shares = bits / np.maximum(bits.sum(axis=1, keepdims=True), 1)
+    for _ in range(MAX_TURNS):
+        if not len(live):
+            break
+        m = mover[live]
+        seat_of = (m[:, None] + steps[None, :]) % players  # position j is seat_of[:, j]
+        listed = np.take_along_axis(scores[live], seat_of, axis=1)
+        dist = np.empty((len(live), deck.count))
+        for seat, play in enumerate(seats):
+            here = m == seat
+            if here.any():
+                dist[here] = play(kind[live][here], listed[here])
+        drawn = (np.cumsum(dist, axis=1) < rng.random(len(live))[:, None]).sum(axis=1)
+        drawn = np.minimum(drawn, deck.count - 1)
+        nxt, after, winners = turn_ends(kind[live], listed, deck.own[drawn][:, None],
+                                        deck.loss[drawn][:, None], deck.win[drawn][:, None],
+                                        low, top, ends)
+        nxt, after, winners = nxt[:, 0], after[:, 0], winners[:, 0]
+        here = ((kind[live] == 1) & (after[:, 0] < top) & (after.max(axis=1) >= top)
+                & ~deck.win[drawn].astype(bool))
+        disputed.append(after[here])
+        turns += len(live)
+        scores[live[:, None], np.roll(seat_of, -1, axis=1)] = after
+        over = nxt == ENDED
+        ended = live[over]
+        result[ended[:, None], seat_of[over]] = shares[winners[over]]
+        kind[live] = nxt
+        mover[live] = (m + 1) % players
+        live = live[~over]
+    else:
+        raise RuntimeError(f"a simulated game went on for {MAX_TURNS} turns")
+    mean = result.mean(axis=0)
+    error = (result.std(axis=0, ddof=1) / np.sqrt(games) if games > 1
+             else np.full(players, np.nan))  # one game: no standard error
+    return Simulated(mean, error, games, turns / games, result,
+                     np.concatenate(disputed) if disputed else np.zeros((0, players), int))
+
+
+def seat_values(layout: Layout, succ: np.ndarray, order: np.ndarray,
+                seats: Sequence[np.ndarray]) -> np.ndarray:
+    """Each seat's exact value from the opening when seat ``i`` plays the outcome
+    distributions ``seats[i]`` (one row per state of ``layout``, or one row for all): the
+    table's linear sweeps over states paired with the seat to move."""
+    n, states = layout.players, layout.states
+    count = succ.shape[1]
+    ext_succ = np.empty((n * states, count), dtype=np.int64)
+    ext_dist = np.empty((n * states, count))
+    for seat in range(n):
+        block = slice(seat * states, (seat + 1) * states)
+        nxt_seat = (seat + 1) % n
+        ext_succ[block] = np.where(succ < states, nxt_seat * states + succ,
+                                   (n - 1) * states + succ)
+        ext_dist[block] = np.broadcast_to(seats[seat], (states, count))
+    values = np.zeros((n * states + (layout.rows - states), n))
+    values[n * states:] = layout.results
+    ext_order = np.concatenate([seat * states + order for seat in range(n)])
+    evaluate(values, ext_order, ext_succ, ext_dist)
+    return values[layout.index(NORMAL, [0] * n)]  # seat 1 to move: positions are seats

@@ -1,0 +1,234 @@
+"""Mille Sabords turns as sub-problems of the whole game: every way a turn can end, for every
+card of the deck, in one table of outcomes.
+
+Within a game, a turn under one card is always the same optimal-stopping problem
+(:func:`solver.sabords.turn.model.build_model`); only what each *outcome* is worth changes with the
+scoreboard. An outcome is a triple ``(own, loss, win)`` in units of 100 points: the mover's
+points, what each opponent loses (the Island of Skulls) and an instant win (nine identical
+symbols). :func:`deck_turns` lists the outcomes of every card's turn once, in one table shared by
+the deck, and maps each turn state to the outcome that ends it (:class:`~solver.engine.batch.
+OutcomeMap`), so that one payoff row per game state serves every card. The Island of Skulls is
+decided by the first roll alone: it is the first roll's distribution over outcomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, cached_property
+
+import numpy as np
+
+from solver.engine.outcomes import OutcomeMap
+from solver.sabords.objective import Objective
+from solver.sabords.rules import Rules
+from solver.sabords.scoring import island_distribution, protected_outcomes
+from solver.sabords.turn.model import TurnModel, build_model
+
+UNIT = 100  # every score in the game is a multiple of 100 points
+
+
+@dataclass(frozen=True, eq=False)
+class DeckTurns:
+    """Every card's turn over one shared outcome table (``own``, ``loss``, ``win``).
+
+    ``cards[i]`` is drawn with probability ``weights[i]``; ``models[i]`` is its turn and
+    ``packed`` the problems laid out for :func:`solver.engine.batch.solve_lanes`. ``swap`` is
+    the outcome (0, 0, no win): after it the next state is the same two scores with the
+    players' roles swapped, which the game solver's sweeps treat specially.
+    """
+
+    cards: tuple[str, ...]
+    weights: np.ndarray
+    models: tuple[TurnModel, ...]
+    maps: tuple[OutcomeMap, ...]
+    own: np.ndarray
+    loss: np.ndarray
+    win: np.ndarray
+    swap: int
+
+    @property
+    def count(self) -> int:
+        return len(self.own)
+
+    @cached_property
+    def packed(self):
+        """The problems packed for the batch solver (imported here: it compiles)."""
+        from solver.engine.batch import Packed
+
+        return Packed.of(list(self.maps))
+
+    @cached_property
+    def lanes(self) -> DeckLanes:
+        """The deck's turns as lanes of the batch solver (one per card up to twins)."""
+        return DeckLanes(self)
+
+
+class DeckLanes:
+    """Every card's turn for many game states at once, each state one payoff row over the
+    deck's outcomes: the one place a whole-game solver (two players or the whole table) asks
+    the engine's batched solver (:func:`solver.engine.batch.solve_lanes`) for turns.
+
+    Cards equal up to a face swap (:func:`solver.engine.batch.twins`: Gold and Diamond) are
+    solved once: ``solved_cards`` are the cards solved, ``solved_weights`` the chance of
+    drawing each or its twin and ``card_column[c]`` the solved column card ``c`` reads."""
+
+    def __init__(self, deck: DeckTurns) -> None:
+        self.deck = deck
+        twin = deck.packed.twin
+        self.solved_cards = np.flatnonzero(twin == np.arange(len(twin)))
+        self.card_column = np.searchsorted(self.solved_cards, twin)
+        self.solved_weights = np.bincount(self.card_column, weights=deck.weights)
+
+    def storage(self, slots: int):
+        """Warm-start storage for the turns of ``slots`` states."""
+        return self.deck.packed.storage(slots)
+
+    def memo(self, slots: int) -> tuple:
+        """Per state and solved card: the last outcome distribution, its policy's hash and the
+        nodes it reaches (what :func:`~solver.engine.batch.solve_lanes` reuses while a policy
+        holds)."""
+        from solver.engine.batch import reach_words
+
+        cards = len(self.solved_cards)
+        return (np.zeros((slots, cards, self.deck.count)),
+                np.zeros((slots, cards), dtype=np.int64),
+                np.zeros((slots, cards, reach_words(self.deck.packed)), dtype=np.uint64))
+
+    def per_card(self, solved: np.ndarray) -> np.ndarray:
+        """Per state, from the solved cards' columns to every card's (a twin reads its
+        twin's)."""
+        return solved[:, self.card_column]
+
+    def solve(self, pay_rows: np.ndarray, slots: np.ndarray, store, tol: float,
+              max_rounds: int = 100_000, distribution: bool = False, memo=None,
+              push_tol: float = 1e-16, start: np.ndarray | None = None) -> TurnsSolved:
+        """Every card's turn for each state (one payoff row each): the states' values before
+        the card and, if asked, each outcome's probability under the turns' optimal policies,
+        to ``push_tol`` (``start``: warm-start each state's turns from these states' slots
+        instead of its own; ``memo``: per slot and solved card, the last distributions and
+        their policies' hashes, reused where the policy has not changed and updated in
+        place)."""
+        from solver.engine.batch import solve_lanes
+
+        deck = self.deck
+        cards = len(self.solved_cards)
+        problem = np.tile(self.solved_cards, len(pay_rows))
+        known = None
+        if memo is not None:
+            known = (memo[0][slots].reshape(-1, deck.count), memo[1][slots].ravel(),
+                     memo[2][slots].reshape(len(problem), -1))
+        out = solve_lanes(
+            deck.packed, problem, np.repeat(slots, cards), np.repeat(pay_rows, cards, axis=0),
+            store, tol=tol, max_rounds=max_rounds, distribution=distribution, known=known,
+            push_tol=push_tol, start_slot=None if start is None else np.repeat(start, cards))
+        if memo is not None:
+            memo[0][slots] = out[3].reshape(len(slots), cards, -1)
+            memo[1][slots] = out[4].reshape(len(slots), cards)
+            memo[2][slots] = out[5].reshape(len(slots), cards, -1)
+        dist = per_card = None
+        if distribution:
+            per_card = out[3].reshape(len(pay_rows), cards, -1)
+            dist = np.einsum("sco,c->so", per_card, self.solved_weights)
+        values = out[0].reshape(-1, cards) @ self.solved_weights
+        return TurnsSolved(values, dist, per_card, len(problem) if max_rounds else 0,
+                           int(out[1].sum()))
+
+
+@dataclass(frozen=True)
+class TurnsSolved:
+    """What :meth:`DeckLanes.solve` found: per state the value before the card and (when
+    asked) the outcome distribution over the deck, and per solved card; the lanes solved and
+    the Bellman updates they made."""
+
+    values: np.ndarray
+    dist: np.ndarray | None
+    per_card: np.ndarray | None
+    lanes: int
+    rounds: int
+
+
+class _Outcomes:
+    """A growing table of outcome triples."""
+
+    def __init__(self) -> None:
+        self.index: dict[tuple[int, int, bool], int] = {}
+
+    def of(self, own, loss, win) -> np.ndarray:
+        own, loss = _units(own), _units(loss)
+        keys = zip(own.tolist(), loss.tolist(), np.asarray(win, dtype=bool).tolist(),
+                   strict=True)
+        return np.array([self.index.setdefault(k, len(self.index)) for k in keys],
+                        dtype=np.int64)
+
+
+def _units(points) -> np.ndarray:
+    points = np.atleast_1d(np.asarray(points, dtype=np.int64))
+    if np.any(points % UNIT):
+        raise ValueError("a turn outcome is not a multiple of 100 points")
+    return points // UNIT
+
+
+def _card_map(model: TurnModel, rules: Rules, table: _Outcomes) -> OutcomeMap:
+    """One card's turn: the outcome of every stop, landing, protected keep and Island roll."""
+    space = model.space
+    stops, busts = model.stops, model.busts
+    shape = stops.own.shape  # (modes, F)
+    stop_idx = table.of(*(x.ravel() for x in (stops.own, stops.opponents, stops.win)))
+    bust_idx = table.of(*(x.ravel() for x in (busts.own, busts.opponents, busts.win)))
+    stop_out = np.where(model.stop_is_bust, bust_idx.reshape(shape), stop_idx.reshape(shape))
+    end_out = bust_idx.reshape(shape)
+    protect_out, base_out = None, -1
+    if model.card.protect:
+        kept = protected_outcomes(space.counts, model.card, rules)
+        protect_out = table.of(kept.own, kept.opponents, kept.win)
+        if len(set(bust_idx.tolist())) != 1:
+            raise ValueError("Treasure Island expects every plain bust to end alike")
+        base_out = int(bust_idx[0])
+    first_rows: list[dict[int, float]] = [{} for _ in range(len(space.full))]
+    for pos in np.flatnonzero(model.first_island):
+        skulls = int(space.counts[space.full[pos], model.skull])
+        dist = island_distribution(skulls, model.card, rules)
+        losses = list(dist)
+        idx = table.of(np.zeros(len(losses), dtype=np.int64), losses, np.zeros(len(losses)))
+        first_rows[pos] = {int(i): float(Fraction(dist[lost])) for i, lost in
+                           zip(idx, losses, strict=True)}
+    for pos in np.flatnonzero(model.first_lost):  # the turn ends with nothing won or lost
+        first_rows[pos] = {int(table.of([0], [0], [False])[0]): 1.0}
+    return OutcomeMap(model.problem, stop_out, end_out, first_rows, protect_out, base_out)
+
+
+@cache
+def deck_turns(rules: Rules) -> DeckTurns:
+    """Every card of the rules' deck, drawn independently with the deck's frequencies."""
+    table = _Outcomes()
+    cards = tuple(name for name, _ in rules.deck)
+    counts = np.array([n for _, n in rules.deck], dtype=np.float64)
+    models, maps = [], []
+    for card in cards:
+        model = build_model(rules.card(card), rules, Objective("points"))
+        models.append(model)
+        maps.append(_card_map(model, rules, table))
+    swap = table.index.setdefault((0, 0, False), len(table.index))
+    keys = sorted(table.index, key=table.index.get)
+    own = np.array([k[0] for k in keys], dtype=np.int64)
+    loss = np.array([k[1] for k in keys], dtype=np.int64)
+    win = np.array([k[2] for k in keys], dtype=bool)
+    return DeckTurns(cards, counts / counts.sum(), tuple(models), tuple(maps), own, loss, win,
+                     swap)
+
+
+@cache
+def card_turn(card: str, rules: Rules) -> tuple[OutcomeMap, np.ndarray, np.ndarray, np.ndarray]:
+    """One card's turn alone: its outcome map and outcome table ``(own, loss, win)``. The
+    turn model is the points solve's (cached on disk), which a question about the turn needs
+    anyway for the points-optimal answer."""
+    from solver.sabords.turn.solve import solve_turn
+
+    table = _Outcomes()
+    model = solve_turn(card, Objective("points"), rules).model
+    om = _card_map(model, rules, table)
+    keys = sorted(table.index, key=table.index.get)
+    return (om, np.array([k[0] for k in keys], dtype=np.int64),
+            np.array([k[1] for k in keys], dtype=np.int64),
+            np.array([k[2] for k in keys], dtype=bool))
