@@ -124,3 +124,36 @@ def test_last_turn_against_a_safe_leader_is_the_reach_objective() -> None:
         reach = sum(w * solve_turn(card, Objective("reach", gap * 100), rules).start
                     for card, w in zip(deck.cards, deck.weights, strict=True))
         assert wins == pytest.approx(reach, abs=1e-12), gap
+
+
+@pytest.mark.parametrize(("players", "variants", "low"), [
+    (3, (), 0), (3, (), -300), (3, ("endgame-new-final-round",), 0),
+    (3, ("first-to-target-wins",), 0), (2, (), -300), (4, (), 0)])
+def test_stages_reproduce_the_whole_table_iteration(players, variants, low) -> None:
+    """The solve by stages (the race, each step of the final round solved once per distinct
+    payoff row, normal play) finds the values and the certificate that policy iteration over
+    the whole table at once finds, every state's turn solved again at every step."""
+    from solver.sabords.game.points import points_distribution
+    from solver.sabords.game.table.equilibrium import TableSolver
+    from solver.sabords.game.table.simulate import seat_values
+
+    rules = load_rules(variants).with_dice(3)
+    target = 400 if players == 4 else T
+    spec = TableSpec.of(rules, players, target, low)
+    solver = TableSolver(spec)
+    staged = solver.solve()
+    whole = TableSolver(spec).solve(staged=False)
+    assert np.max(np.abs(staged.values - whole.values)) < 1e-12
+    assert np.max(np.abs(staged.dist - whole.dist)) < 1e-12
+    for solution in (staged, whole):
+        assert solution.stats["regret"] < 1e-12 and solution.stats["converged"]
+        assert np.max(np.abs(regret(solution))) < 1e-12
+    points = seat_values(solver.layout, solver.succ, solver.order,
+                         [points_distribution(rules)] * players)
+    for solution in (staged, whole):
+        assert solution.stats["points_play"] == pytest.approx(points.tolist(), abs=1e-12)
+    stages = solver.layout.stages()
+    once = [stage for stage in stages if not stage.repeats]
+    assert len(once) == (players - 1 if not variants else 0)
+    for stage in once:  # rows that coincide are solved once
+        assert solver.distinct[stage.names] < stage.stop - stage.start

@@ -7,6 +7,16 @@ the mover's best turn against the table's values (the engine's stopping problem,
 next states' entries for the mover) minus the mover's entry. The largest regret is the
 certificate a solved table carries; :func:`regret` recomputes it from the values alone.
 
+**Stages.** The phases are solved in the order they read each other
+(:meth:`~solver.sabords.game.table.states.Layout.stages`): under the race, the race first (it reads
+only itself), then each step of the final round from its end (a state there leads only to
+results, the race and the step after it, so its turn is one best response against values
+already final, solved once, cold), then normal play. Many final-round states give their mover
+the same payoff row (the mover's entry of each outcome's next state: often only the mover's
+score against the best opponent's counts); each distinct row is solved once. A stage whose
+states lead to each other (normal play, the race; the final round with normal play when a drop
+returns to it) is solved as follows, with warm starts kept for its states only.
+
 **How it is found.** From points play's values (every turn maximising its points), *policy
 iteration*: every mover best-responds to the current values, then the values of that way of
 playing are computed exactly (sweeps to 1e-15), and again. With two players this is Newton's
@@ -34,15 +44,15 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
 from solver.sabords.game.points import points_distribution
 from solver.sabords.game.table.linear import evaluate
-from solver.sabords.game.table.states import NORMAL, Layout, TableSpec
+from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
 
 BLOCK = 4096  # states whose turns are solved in one call
+ONCE_BLOCK = 65536  # states of a once-solved stage whose payoff rows are compared at once
 WINDOW = 4  # the steps looked back on: a state whose best turn changed twice in them cycles
 CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
 
@@ -71,94 +81,176 @@ class TableSolution:
 
 
 class TableSolver:
-    """The iterations of a whole-table solve (see the module docstring)."""
+    """The iterations of a whole-table solve (see the module docstring), stage by stage
+    (:meth:`Layout.stages`)."""
 
     def __init__(self, spec: TableSpec, progress: bool = False) -> None:
         self.layout = Layout(spec)
         self.progress = progress
         layout = self.layout
         self.lanes = layout.deck.lanes
-        self.succ = np.zeros((layout.states, layout.deck.count), dtype=np.int64)
+        self.succ = np.zeros((layout.states, layout.deck.count), dtype=np.int32)
         for name, phase in layout.phases.items():
-            rows = slice(phase.start, phase.start + phase.size)
-            self.succ[rows] = layout.successors(name, layout.scores(name))
+            for lo in range(0, phase.size, ONCE_BLOCK):  # in blocks: turn_ends' temporaries
+                local = np.arange(lo, min(lo + ONCE_BLOCK, phase.size))
+                scores = np.stack(np.unravel_index(local, phase.shape), axis=1) + layout.low
+                self.succ[phase.start + local] = layout.successors(name, scores)
         self.order = layout.order
+        self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
 
-    @cached_property
-    def store(self):
-        """Warm starts of every state's turns (only a solve that best-responds needs them)."""
-        return self.lanes.storage(self.layout.states)
-
-    @cached_property
-    def memo(self):
-        return self.lanes.memo(self.layout.states)
-
-    def play(self, dist: np.ndarray, values: np.ndarray | None = None) -> np.ndarray:
-        """The values of playing ``dist`` (one row per state, or one row for every state)."""
-        layout = self.layout
-        dist = np.broadcast_to(dist, (layout.states, layout.deck.count))
-        values = layout.empty() if values is None else values.copy()
-        evaluate(values, self.order, self.succ, np.ascontiguousarray(dist))
-        return values
-
-    def best_responses(self, values: np.ndarray, tol: float = 1e-14) -> tuple:
-        """Every state's best turn against ``values``: its value for the mover and its
-        outcome distribution."""
-        layout = self.layout
-        best = np.zeros(layout.states)
-        dist = np.zeros((layout.states, layout.deck.count))
-        mover = layout.players - 1  # the mover's column in the next rows
-        for lo in range(0, layout.states, BLOCK):
-            rows = np.arange(lo, min(lo + BLOCK, layout.states))
-            pay = values[self.succ[rows], mover]
-            solved = self.lanes.solve(pay, rows, self.store, tol, distribution=True,
-                                      memo=self.memo)
-            best[rows], dist[rows] = solved.values, solved.dist
-        return best, dist
-
-    def solve(self, tol: float = 1e-12, max_steps: int = 30) -> TableSolution:
-        """Policy iteration from points play (see the module docstring): until no mover gains
-        more than ``tol``, or ``max_steps``, keeping the way of playing with the lowest
-        regret."""
+    def solve(self, tol: float = 1e-12, max_steps: int = 30, staged: bool = True
+              ) -> TableSolution:
+        """Every stage in turn: a stage whose states lead to each other by policy iteration
+        from points play (until no mover gains more than ``tol``, or ``max_steps``, keeping
+        the way of playing with the lowest regret), any other by one best response per
+        distinct payoff row. ``staged=False``: the whole table as one stage, every state's
+        turn solved again at every step (the reference the stages are tested against)."""
         started = time.perf_counter()
         layout = self.layout
-        states = layout.states
+        whole = Stage(tuple(layout.phases), 0, layout.states, True)
+        stages = layout.stages() if staged else [whole]
         points = points_distribution(layout.spec.rules)
-        values = self.play(points)
+        values = layout.empty()
+        dist = np.empty((layout.states, layout.deck.count))
+        dist[:] = points
+        ready = np.zeros(layout.rows, dtype=bool)
+        ready[layout.states:] = True
+        for stage in stages:
+            rows = slice(stage.start, stage.stop)
+            ready[rows] = stage.repeats
+            if not ready[self.succ[rows]].all():
+                raise AssertionError(f"stage {stage.names} reads a state not solved before it")
+            ready[rows] = True
+            self._value(stage, values, dist)
         points_seats = values[layout.index(NORMAL, [0] * layout.players)].copy()
+        if self.progress:
+            print(f"  whole table ({layout.players} players): {layout.states:,} states, points "
+                  f"play valued ({time.perf_counter() - started:.1f} s)", file=sys.stderr,
+                  flush=True)
+        regret = np.zeros(layout.states)
+        steps, history, cycling, converged = {}, [], [], True
+        for stage in stages:
+            if stage.repeats:
+                found = self._iterate(stage, values, dist, regret, tol, max_steps)
+                steps["/".join(stage.names)] = len(found["history"])
+                history += found["history"]
+                cycling += found["cycling"]
+                converged &= found["converged"]
+            else:
+                self._once(stage, values, dist, regret)
+        worst = float(regret.max(initial=0.0))
+        cycles = np.array(cycling, dtype=np.int64)
+        stats = {
+            "players": layout.players, "steps": max(steps.values(), default=0),
+            "stage_steps": steps, "regret": worst,
+            "converged": converged and worst <= tol, "states": int(layout.states),
+            "history": history,
+            "regret_elsewhere": float(np.delete(regret, cycles).max(initial=0.0)),
+            "lowest_regret": float(regret.min(initial=0.0)),
+            "cycling": [_where(layout, row) for row in sorted(cycling)],
+            "points_play": points_seats.tolist(), "seconds": time.perf_counter() - started,
+        }
+        return TableSolution(layout, values, dist, stats)
+
+    def _value(self, stage: Stage, values: np.ndarray, dist: np.ndarray) -> None:
+        """The values of a stage's states when they play ``dist`` (the stages before it
+        valued): sweeps when its states lead to each other, else one pass."""
+        if stage.repeats:
+            evaluate(values, self._order(stage), self.succ, dist)
+            return
+        for lo in range(stage.start, stage.stop, ONCE_BLOCK):
+            rows = slice(lo, min(lo + ONCE_BLOCK, stage.stop))
+            nxt = np.roll(values[self.succ[rows]], 1, axis=2)  # position j reads column j - 1
+            values[rows] = np.einsum("so,soj->sj", dist[rows], nxt)
+
+    def _order(self, stage: Stage) -> np.ndarray:
+        """The sweeps' order (:attr:`Layout.order`) on a stage's states."""
+        return self.order[(self.order >= stage.start) & (self.order < stage.stop)]
+
+    def _best(self, rows: np.ndarray, values: np.ndarray, slots: np.ndarray, store, memo=None,
+              tol: float = 1e-14):
+        """The best turns of ``rows`` against ``values`` (warm-started from ``store``'s
+        ``slots``)."""
+        pay = values[self.succ[rows], self.layout.players - 1]
+        return self.lanes.solve(pay, slots, store, tol, distribution=True, memo=memo)
+
+    def _iterate(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
+                 regret: np.ndarray, tol: float, max_steps: int) -> dict:
+        """Policy iteration on a stage whose states lead to each other, the states before it
+        solved: writes its values, play and regret; returns its history and cycling states."""
+        layout = self.layout
+        rows = np.arange(stage.start, stage.stop)
+        size = len(rows)
+        store, memo = self.lanes.storage(size), self.lanes.memo(size)
+        self._value(stage, values, dist)  # points play here, the stages before it solved
         recent: list[np.ndarray] = []  # per step of the last WINDOW: which best turns changed
         previous, history, kept = None, [], None
-        dist = np.broadcast_to(points, (states, layout.deck.count)).copy()
+        started = time.perf_counter()
         for step in range(1, max_steps + 1):
-            best, best_dist = self.best_responses(values)
-            worst = float((best - values[:states, 0]).max())
+            best = np.empty(size)
+            best_dist = np.empty((size, layout.deck.count))
+            for lo in range(0, size, BLOCK):
+                part = slice(lo, min(lo + BLOCK, size))
+                solved = self._best(rows[part], values, np.arange(size)[part], store, memo)
+                best[part], best_dist[part] = solved.values, solved.dist
+            gap = best - values[rows, 0]
+            worst = float(gap.max())
             history.append(worst)
             if kept is None or worst < kept[0]:
-                kept = (worst, best, values, dist)
+                kept = (worst, gap, values[rows].copy(), dist[rows].copy())
             if self.progress:
-                print(f"  whole table ({layout.players} players): step {step}, regret "
-                      f"{worst:.2e} ({time.perf_counter() - started:.1f} s)", file=sys.stderr,
-                      flush=True)
+                print(f"  whole table ({layout.players} players, {'/'.join(stage.names)}): "
+                      f"step {step}, regret {worst:.2e} ({time.perf_counter() - started:.1f} s)",
+                      file=sys.stderr, flush=True)
             if worst <= tol:
                 break
             if previous is not None:
                 changed = np.abs(best_dist - previous).max(axis=1) > CHANGED
                 recent = [*recent[-(WINDOW - 1):], changed]
-            previous = dist = best_dist
-            values = self.play(dist, values)
-        worst, best, values, dist = kept
+            previous = best_dist
+            dist[rows] = best_dist
+            self._value(stage, values, dist)
+        worst, regret[rows], values[rows], dist[rows] = kept
         cycling = np.flatnonzero(np.sum(recent, axis=0) >= 2) if worst > tol and recent \
             else np.zeros(0, dtype=np.int64)
-        regret = best - values[:states, 0]
-        stats = {
-            "players": layout.players, "steps": len(history), "regret": worst,
-            "converged": worst <= tol, "states": int(states), "history": history,
-            "regret_elsewhere": float(np.delete(regret, cycling).max(initial=0.0)),
-            "lowest_regret": float(regret.min()),
-            "cycling": [_where(layout, row) for row in cycling.tolist()],
-            "points_play": points_seats.tolist(), "seconds": time.perf_counter() - started,
-        }
-        return TableSolution(layout, values, dist, stats)
+        return {"history": history, "converged": worst <= tol,
+                "cycling": (stage.start + cycling).tolist()}
+
+    def _once(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
+              regret: np.ndarray) -> None:
+        """A stage whose states lead only to states solved before: each distinct payoff row
+        of its movers solved once, cold (no warm starts kept), its values one pass."""
+        mover = self.layout.players - 1
+        seen: dict[bytes, int] = {}  # a distinct payoff row: its index in found
+        found_best, found_dist = [np.zeros(0)], [np.zeros((0, self.layout.deck.count))]
+        for lo in range(stage.start, stage.stop, ONCE_BLOCK):
+            rows = np.arange(lo, min(lo + ONCE_BLOCK, stage.stop))
+            succ = self.succ[rows]
+            pay = np.ascontiguousarray(values[succ, mover])
+            keys = pay.view(np.dtype((np.void, pay.shape[1] * pay.itemsize))).ravel()
+            unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            before = len(seen)
+            ids = np.array([seen.setdefault(key.tobytes(), len(seen)) for key in unique],
+                           dtype=np.int64)
+            new = first[ids >= before]  # in the order their indices were given
+            for at in range(0, len(new), BLOCK):
+                part = new[at:at + BLOCK]
+                solved = self.lanes.solve(pay[part], np.arange(len(part)),
+                                          self.lanes.storage(len(part)), 1e-14,
+                                          distribution=True)
+                found_best.append(solved.values)
+                found_dist.append(solved.dist)
+            found_best, found_dist = [np.concatenate(found_best)], [np.concatenate(found_dist)]
+            pick = ids[inverse.ravel()]
+            dist[rows] = found_dist[0][pick]
+            regret[rows] = found_best[0][pick]
+        self._value(stage, values, dist)
+        regret[stage.start:stage.stop] -= values[stage.start:stage.stop, 0]
+        self.distinct[stage.names] = len(seen)
+        if self.progress:
+            print(f"  whole table ({self.layout.players} players, {'/'.join(stage.names)}): "
+                  f"{stage.stop - stage.start:,} states, {len(seen):,} distinct turns",
+                  file=sys.stderr, flush=True)
 
 
 def _where(layout: Layout, row: int) -> dict:

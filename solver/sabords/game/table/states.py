@@ -83,6 +83,18 @@ class Phase:
         return int(np.prod(self.shape))
 
 
+@dataclass(frozen=True)
+class Stage:
+    """Consecutive phases solved together (:meth:`Layout.stages`): rows ``start`` to ``stop``;
+    ``repeats`` when its states lead to each other (then their turns are solved again until
+    the best responses settle), else every state's turn is solved once."""
+
+    names: tuple[str, ...]
+    start: int
+    stop: int
+    repeats: bool
+
+
 @dataclass(eq=False)
 class Layout:
     """The rows of every phase for ``spec`` (units of 100 points: ``low`` the lowest score,
@@ -153,6 +165,26 @@ class Layout:
         scores = np.asarray(scores, dtype=np.int64) - self.low
         return phase.start + np.ravel_multi_index(tuple(np.moveaxis(scores, -1, 0)),
                                                   phase.shape)
+
+    def stages(self) -> list[Stage]:
+        """The phases in the order a solve takes them, grouped as they read each other: a
+        stage's states lead only to results, earlier stages and (when ``repeats``) the stage
+        itself. Under the race the race reads only itself, the final round's step ``k`` only
+        step ``k - 1``, the race and results (one turn each, solved once), and normal play
+        itself and the final round; when a drop returns to normal play, the final round and
+        normal play read each other and form one stage."""
+        names = list(self.phases)
+        if self.ends.first_to_target or not self.ends.race:
+            groups = [(RACE,)] if RACE in self.phases else []
+            groups.append(tuple(n for n in names if n != RACE))
+        else:
+            groups = [(name,) for name in names]
+        stages = []
+        for group in groups:
+            start = self.phases[group[0]].start
+            stop = start + sum(self.phases[n].size for n in group)
+            stages.append(Stage(group, start, stop, any(n in (NORMAL, RACE) for n in group)))
+        return stages
 
     @cached_property
     def order(self) -> np.ndarray:
