@@ -133,4 +133,4 @@ def whole_table() -> None:
         again = sum(s.stop - s.start for s in stages if s.repeats)
         print(f"the three-player table at 6000 with scores down to {low}: {layout.states:,} "
               f"states, {again:,} of them solved again at every policy-iteration step (not "
-              "solved yet: their warm starts alone would not fit in memory)")
+              "solved yet)")

@@ -15,7 +15,8 @@ already final, solved once, cold), then normal play. Many final-round states giv
 the same payoff row (the mover's entry of each outcome's next state: often only the mover's
 score against the best opponent's counts); each distinct row is solved once. A stage whose
 states lead to each other (normal play, the race; the final round with normal play when a drop
-returns to it) is solved as follows, with warm starts kept for its states only.
+returns to it) is solved as follows, each of its states keeping the policies of its last turns
+as warm starts.
 
 **How it is found.** From points play's values (every turn maximising its points), *policy
 iteration*: every mover best-responds to the current values, then the values of that way of
