@@ -99,6 +99,16 @@ class TableSolver:
         self.order = layout.order
         self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
 
+    def play(self, dist: np.ndarray, stages: list[Stage] | None = None) -> np.ndarray:
+        """The values of playing ``dist`` (one row per state, or one row for every state),
+        stage by stage (``stages``: the layout's unless given)."""
+        layout = self.layout
+        dist = np.ascontiguousarray(np.broadcast_to(dist, (layout.states, layout.deck.count)))
+        values = layout.empty()
+        for stage in layout.stages() if stages is None else stages:
+            self._value(stage, values, dist)
+        return values
+
     def solve(self, tol: float = 1e-12, max_steps: int = 30, staged: bool = True
               ) -> TableSolution:
         """Every stage in turn: a stage whose states lead to each other by policy iteration
@@ -110,10 +120,6 @@ class TableSolver:
         layout = self.layout
         whole = Stage(tuple(layout.phases), 0, layout.states, True)
         stages = layout.stages() if staged else [whole]
-        points = points_distribution(layout.spec.rules)
-        values = layout.empty()
-        dist = np.empty((layout.states, layout.deck.count))
-        dist[:] = points
         ready = np.zeros(layout.rows, dtype=bool)
         ready[layout.states:] = True
         for stage in stages:
@@ -122,7 +128,9 @@ class TableSolver:
             if not ready[self.succ[rows]].all():
                 raise AssertionError(f"stage {stage.names} reads a state not solved before it")
             ready[rows] = True
-            self._value(stage, values, dist)
+        dist = np.empty((layout.states, layout.deck.count))
+        dist[:] = points_distribution(layout.spec.rules)
+        values = self.play(dist, stages)
         points_seats = values[layout.index(NORMAL, [0] * layout.players)].copy()
         if self.progress:
             print(f"  whole table ({layout.players} players): {layout.states:,} states, points "
