@@ -18,7 +18,16 @@ runs. The shapes:
 * ``certify``: ``(proofs_dir) -> None``, writing the game's certificates;
 * ``certificates``: ``(proofs_dir) -> {file: problems}``, re-verifying them;
 * ``ambiguity``: a module with ``measure_all(proofs_dir)`` (rows) and
-  ``verify_claims(proofs_dir)`` (problems).
+  ``verify_claims(proofs_dir)`` (problems);
+* ``verifier``: a :class:`solver.rules.words.GameWords`, the game's words in the verifier's
+  reports (how a measured case is named and how often it arises, each objective's unit, what
+  a changed decision counts);
+* ``readings``: ``(reports_dir) -> dict``, the whole-game solver's readings of game-level
+  rules as the game's shipped reports hold them (``{"target", "first_player_wins",
+  "readings": {name: row}}``); inside ``make solve`` the game's own step hands them on
+  (:meth:`SolveRun.game_readings`);
+* ``closed_forms``: ``() -> [solver.rules.closed_forms.Family]``, the rule probabilities'
+  closed forms beside the engine's numbers.
 
 ``make solve`` (:mod:`solver.make_solve`) runs each step once, in this order, with the paths
 of a :class:`SolveRun`: certificates, invariants, the games' solves and reports, the
@@ -68,8 +77,11 @@ class Game(Part):
     fact: str = ""
     invariants: str = ""
     ambiguity: str = ""
+    verifier: str = ""
     certify: str | None = None
     certificates: str | None = None
+    readings: str | None = None
+    closed_forms: str | None = None
 
 
 PARTS: tuple[Part, ...] = (
@@ -83,6 +95,9 @@ PARTS: tuple[Part, ...] = (
          fact="solver.sabords.turn.invariants:fact",
          invariants="solver.sabords.turn.invariants",
          ambiguity="solver.sabords.turn.ambiguity",
+         verifier="solver.sabords.verifier:WORDS",
+         readings="solver.sabords.verifier:game_readings",
+         closed_forms="solver.sabords.closed_forms:families",
          certify="solver.sabords.reports:certify",
          certificates="solver.sabords.turn.certify:check_all"),
     Game("armada", "Gold Armada", "Gold Armada: hold, value, whole-game solve.",
@@ -93,7 +108,9 @@ PARTS: tuple[Part, ...] = (
          variants="solver.armada.rules:variant_names",
          fact="solver.armada.invariants:fact",
          invariants="solver.armada.invariants",
-         ambiguity="solver.armada.ambiguity"),
+         ambiguity="solver.armada.ambiguity",
+         verifier="solver.armada.verifier:WORDS",
+         closed_forms="solver.armada.closed_forms:families"),
     Game("dracheninsel", "Die Dracheninsel",
          "Die Dracheninsel: board, layout, route, patrol, variants.",
          aliases=("dragon", "die-dracheninsel"), folder="dracheninsel",
@@ -103,7 +120,8 @@ PARTS: tuple[Part, ...] = (
          variants="solver.dragon.rules:variant_names",
          fact="solver.dragon.invariants:fact",
          invariants="solver.dragon.invariants",
-         ambiguity="solver.dragon.ambiguity"),
+         ambiguity="solver.dragon.ambiguity",
+         verifier="solver.dragon.verifier:WORDS"),
     Part("check", "The rules verifier",
          "The rules verifier: editions, invariants, certificates.",
          aliases=("rules", "verifier"), folder="rules",
@@ -161,6 +179,7 @@ class SolveRun:
     proofs_dir: Path = PROOFS_DIR
     proved: dict[str, list[dict]] = field(default_factory=dict)  # game -> invariant rows
     measured: dict[str, list[dict]] = field(default_factory=dict)  # game -> claim rows
+    readings: dict[str, dict] = field(default_factory=dict)  # game -> game-level readings
 
     def invariants(self, name: str) -> list[dict]:
         """The game's invariants, proved and their certificates written (once)."""
@@ -173,3 +192,11 @@ class SolveRun:
         if name not in self.measured:
             self.measured[name] = game(name).hook("ambiguity").measure_all(self.proofs_dir)
         return self.measured[name]
+
+    def game_readings(self, name: str) -> dict:
+        """The game's game-level readings: those its own step handed on (``readings``), or,
+        before that step has run, the ones its shipped reports hold; {} for a game without."""
+        if name not in self.readings:
+            load = game(name).hook("readings")
+            self.readings[name] = load(self.reports_dir) if load else {}
+        return self.readings[name]

@@ -6,9 +6,10 @@ Usage: ``python -m solver.make_solve [PART ...]`` (default: every part of
 The steps, with one :class:`~solver.games.SolveRun`'s paths: (1) each game's certificates,
 (2) each game's invariants proved, (3) each game solved and its reports written (Die
 Dracheninsel's report shows the invariants of step 2), (4) the verifier's claims: every
-reading of every game measured (Mille Sabords' game-level readings are read from step 3's
-``game.json``), (5) the verifier's reports, (6) the index of reports. A step asked for a
-result it does not have (``make_solve rules`` alone) computes it then.
+reading of every game measured, (5) the verifier's reports (with the game-level readings
+step 3 handed on in the run: :meth:`~solver.games.SolveRun.game_readings`), (6) the index of
+reports. A step asked for a result it does not have (``make_solve rules`` alone) computes it
+then, or takes the game-level readings the game's shipped reports hold.
 """
 
 from __future__ import annotations

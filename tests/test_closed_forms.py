@@ -9,14 +9,16 @@ from itertools import product
 import pytest
 import sympy as sp
 
+from solver.armada import closed_forms as acf
 from solver.rules import closed_forms as cf
+from solver.sabords import closed_forms as scf
 
 SKULL, SABRE = 5, 4  # Mille Sabords' faces: coin, diamond, monkey, parrot, sabre, skull
 SIXTH = sp.Rational(1, 6)
 
 
 def _value(form: sp.Expr, rolled: int) -> Fraction:
-    return cf._fraction(form.subs({cf.n: rolled, cf.p: SIXTH}))
+    return cf.fraction(form.subs({cf.n: rolled, cf.p: SIXTH}))
 
 
 @pytest.fixture(scope="module")
@@ -52,13 +54,13 @@ def test_hand_computed_values(rows):
 
 
 def test_symbolic_forms_simplify_to_the_textbook_ones():
-    assert sp.simplify(cf.bust_form(2) - (1 - (1 - cf.p) ** cf.n)) == 0
-    assert sp.simplify(cf.battle_form(1, 0) - ((1 - cf.p) ** cf.n - (1 - 2 * cf.p) ** cf.n)) == 0
-    assert sp.expand(cf.at_least_form(5, 5) - cf.p**5) == 0
+    assert sp.simplify(scf.bust_form(2) - (1 - (1 - cf.p) ** cf.n)) == 0
+    assert sp.simplify(scf.battle_form(1, 0) - ((1 - cf.p) ** cf.n - (1 - 2 * cf.p) ** cf.n)) == 0
+    assert sp.expand(acf.at_least_form(5, 5) - cf.p**5) == 0
     # a generating function sums to one, and G_2 is the binomial of two dice
     for m in range(6):
-        assert sp.simplify(cf.island_pgf(m, 2).subs(cf.x, 1)) == 1
-    assert sp.expand(cf.island_pgf(2, 2) - (1 - cf.p + cf.p * cf.x) ** 2) == 0
+        assert sp.simplify(scf.island_pgf(m, 2).subs(cf.x, 1)) == 1
+    assert sp.expand(scf.island_pgf(2, 2) - (1 - cf.p + cf.p * cf.x) ** 2) == 0
 
 
 @pytest.mark.parametrize("rolled", [2, 3, 4, 5])
@@ -67,34 +69,35 @@ def test_bust_and_battle_forms_by_brute_force(rolled):
     rolls = list(product(range(6), repeat=rolled))
     for skulls in range(3):
         bust = Fraction(sum(r.count(SKULL) >= 3 - skulls for r in rolls), len(rolls))
-        assert _value(cf.bust_form(skulls), rolled) == bust
+        assert _value(scf.bust_form(skulls), rolled) == bust
         for short in range(1, 4):
             won = Fraction(sum(r.count(SABRE) >= short and r.count(SKULL) <= 2 - skulls
                                for r in rolls), len(rolls))
-            assert _value(cf.battle_form(short, 2 - skulls), rolled) == won
+            assert _value(scf.battle_form(short, 2 - skulls), rolled) == won
 
 
 def test_armada_forms_by_brute_force():
     rolls = list(product(range(6), repeat=5))
     for need in (2, 3, 4, 5):
         one = Fraction(sum(r.count(0) >= need for r in rolls), len(rolls))
-        assert cf._fraction(cf.armada_form("count", need, 1, 5).subs(cf.p, SIXTH)) == one
+        assert cf.fraction(acf.armada_form("count", need, 1, 5).subs(cf.p, SIXTH)) == one
     for need, allowed in ((3, 3), (4, 2), (5, 6)):
         hit = Fraction(sum(any(r.count(s) >= need for s in range(allowed)) for r in rolls),
                        len(rolls))
-        assert cf._fraction(cf.armada_form("of-a-kind", need, allowed, 5).subs(
+        assert cf.fraction(acf.armada_form("of-a-kind", need, allowed, 5).subs(
             cf.p, SIXTH)) == hit
     full = Fraction(sum(sorted(r.count(s) for s in range(3) if r.count(s)) == [2, 3]
                         for r in rolls), len(rolls))
-    assert cf._fraction(cf.armada_form("full-house", 0, 3, 5).subs(cf.p, SIXTH)) == full
+    assert cf.fraction(acf.armada_form("full-house", 0, 3, 5).subs(cf.p, SIXTH)) == full
     with pytest.raises(ValueError):
-        cf.armada_form("of-a-kind", 2, 3, 5)  # two pairs can meet it at once: not disjoint
+        acf.armada_form("of-a-kind", 2, 3, 5)  # two pairs can meet it at once: not disjoint
 
 
 def test_a_wrong_engine_number_is_reported(monkeypatch):
     wrong = cf.Row("armada", "a made-up case", "p", Fraction(1, 6), Fraction(1, 5))
-    monkeypatch.setitem(cf.ROWS_OF_GAME, "armada", (lambda: [wrong],))
+    family = cf.Family("armada", "Gold Armada: made up", [wrong])
+    monkeypatch.setattr(acf, "families", lambda: [family])  # the registry's hook
     count, errors = cf.check("armada")
     assert count == 1 and errors == ["armada: closed form armada (a made-up case): sympy gives "
                                      "1/6, the engine 1/5"]
-    assert "| a made-up case | `p` | 1/6 | 0.166667 | 1/5 | **no** |" in cf.markdown([wrong])
+    assert "| a made-up case | `p` | 1/6 | 0.166667 | 1/5 | **no** |" in cf.markdown([family])

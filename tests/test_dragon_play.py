@@ -336,12 +336,12 @@ def test_the_game_share_standard_error_on_a_seeded_sample():
 def test_the_verifier_shows_the_share_with_its_standard_error():
     """The rules report prints a game-level row as a non-negative share of games whose winner
     changes, with its standard error, sized against all games (not against the default 0)."""
-    from solver.rules.report import _change
+    from solver.rules.effects import change_text
 
     sim = _hand_built([1, 0, 2, 0], [True, False])
     (row,) = game_rows(sim, "six-actions=at-most-six", rules().variants["six-actions"])
-    assert _change(row) == "+0.2500 ± 0.2165"
-    assert _change({"delta": -0.5}) == "-0.5000"
+    assert change_text(row) == "+0.2500 ± 0.2165"
+    assert change_text({"delta": -0.5}) == "-0.5000"
 
 
 def test_the_stored_game_rows_are_shares_of_games_with_standard_errors():

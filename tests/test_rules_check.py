@@ -9,13 +9,9 @@ import pytest
 
 import solver.sabords.rules as sabords_rules
 from solver.rules.check import check_editions, load_research, load_seeds, run_check
-from solver.rules.report import (
-    ambiguities_markdown,
-    annotate_points,
-    consistency_markdown,
-    stored_claims,
-    summary_markdown,
-)
+from solver.rules.claims import stored_claims
+from solver.rules.effects import annotate_points
+from solver.rules.report import ambiguities_markdown, consistency_markdown, summary_markdown
 from solver.sabords.turn import invariants
 from solver.sabords.turn.certify import check_all
 from solver.util import MODELS_DIR, PROOFS_DIR
@@ -179,17 +175,14 @@ def test_unread_variant_needs_a_description(tmp_path):
     assert any("card-is-a-die" in e and "not defined in models/" in e for e in errors)
 
 
-def test_game_level_readings_flow_into_the_reports(tmp_path):
-    reports = tmp_path / "reports"
-    (reports / "sabords").mkdir(parents=True)
+def test_game_level_readings_flow_into_the_reports():
     reading = {"first_player_wins": 0.5123, "delta": -0.0177, "decisions_changed": 120,
                "decisions_total": 75000, "unit": "P(first player wins)"}
     doc = {"target": 6000, "first_player_wins": 0.53,
            "readings": {"endgame-new-final-round": reading,
                         "target-8000": {**reading, "delta": 0.0042, "first_player_wins": 0.5342,
                                         "decisions_changed": None, "decisions_total": None}}}
-    (reports / "sabords" / "game.json").write_text(json.dumps(doc))
-    entry = check_editions("sabords", reports_dir=reports)
+    entry = check_editions("sabords", readings=doc)
     points = {p["id"]: p for p in entry["points"]}
     assert points["game-end"]["game_effects"]["endgame-new-final-round"]["delta"] == -0.0177
     assert entry["game_baseline"] == {"target": 6000, "first_player_wins": 0.53}
@@ -206,10 +199,52 @@ def test_game_level_readings_flow_into_the_reports(tmp_path):
     rows = [r for r in summary.splitlines() if r.startswith("| Mille Sabords")]
     assert "-1.77e-02 P(first player wins)" in rows[0]  # the largest measured effect first
     assert "+4.20e-03 P(first player wins)" in rows[1]
-    # without the file every game-level effect is "not measured", never "none, proved"
-    bare = ambiguities_markdown({"sabords": check_editions("sabords", reports_dir=tmp_path)},
+    # without readings every game-level effect is "not measured", never "none, proved"
+    bare = ambiguities_markdown({"sabords": check_editions("sabords", readings={})},
                                 {"sabords": []})
     assert "not measured: no solver plays the other reading yet" in bare.split("### game-end:")[1]
+
+
+def test_game_level_readings_travel_in_the_make_solve_run(tmp_path):
+    """The verifier's reports take the readings a game's step handed on in the run; no
+    report of the game is read (the run's reports folder holds none)."""
+    from solver.games import SolveRun
+    from solver.rules.report import write_reports
+
+    run = SolveRun(tmp_path / "reports", PROOFS_DIR)
+    reading = {"first_player_wins": 0.4321, "delta": -0.1, "decisions_changed": None,
+               "decisions_total": None, "unit": "P(first player wins)"}
+    run.readings["sabords"] = {"target": 6000, "first_player_wins": 0.5,
+                               "readings": {"target-8000": reading}}
+    write_reports(run, remeasure=False)
+    text = (tmp_path / "reports" / "rules" / "ambiguities.md").read_text()
+    assert "- `target-8000`: P(first player wins) = 0.4321 (-1.00e-01)" in text
+    assert "- `target-5000`: not measured" in text
+    assert not (tmp_path / "reports" / "sabords").exists()
+
+
+def test_a_game_gives_its_shipped_readings_through_its_registry_entry(tmp_path):
+    """Outside make solve a game's readings come from its entry: Mille Sabords reads its own
+    game.json and table.json (the table's readings arise only with three or more players);
+    a game without game-level readings gives none."""
+    from solver.games import SolveRun
+    from solver.sabords.verifier import readings_of
+    from solver.util import dumps_json
+
+    folder = tmp_path / "sabords"
+    folder.mkdir()
+    game_doc = {"target": 6000, "first_player_wins": 0.53, "deck": {"games": 3},
+                "readings": {"nine-as-set": {"delta": 1.5e-05}}}
+    table_doc = {"verifier_readings": {"play-on": {"delta": 0.01}}}
+    (folder / "game.json").write_text(dumps_json(game_doc))
+    (folder / "table.json").write_text(dumps_json(table_doc))
+    run = SolveRun(tmp_path, tmp_path)
+    shipped = run.game_readings("sabords")
+    assert shipped == readings_of(game_doc, table_doc) == {
+        "target": 6000, "first_player_wins": 0.53,
+        "readings": {"nine-as-set": {"delta": 1.5e-05}, "play-on": {"delta": 0.01}}}
+    assert run.game_readings("armada") == {} == run.game_readings("dracheninsel")
+    assert SolveRun(tmp_path / "none", tmp_path).game_readings("sabords") == {}
 
 
 @pytest.mark.parametrize("game, place, quote", [

@@ -138,7 +138,7 @@ def test_the_shipped_board_obeys_values_rise():
 
 def test_the_summary_is_sorted_by_relative_effect():
     entries = {g: check_editions(g) for g in GAMES}
-    from solver.rules.report import stored_claims
+    from solver.rules.claims import stored_claims
 
     text = summary_markdown(entries, {g: stored_claims(g) for g in GAMES})
     rows = [r for r in text.splitlines() if r.startswith("| ") and r.endswith("|")

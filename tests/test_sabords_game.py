@@ -205,10 +205,11 @@ def test_the_game_report_end_to_end(tmp_path, monkeypatch):
 
     from solver.sabords.game.report import READINGS, check_proof, write_game_reports
 
-    write_game_reports(tmp_path / "one" / "reports", tmp_path / "one" / "proofs", target=500,
-                       others=(400,), low=-600, games=2000)
+    _, written = write_game_reports(tmp_path / "one" / "reports", tmp_path / "one" / "proofs",
+                                    target=500, others=(400,), low=-600, games=2000)
     reports = tmp_path / "one" / "reports"
     doc = json.loads((reports / "game.json").read_text())
+    assert written == doc  # what make solve hands the verifier is what game.json holds
     assert set(doc["readings"]) >= {"endgame-new-final-round", "ties-extra-round",
                                     "nine-as-set", "score-floor-zero", "target-400"}
     for reading in doc["readings"].values():

@@ -9,15 +9,16 @@ they are what the rulebooks say.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
-from solver.games import GAMES
+from solver.games import GAMES, SolveRun
 from solver.games import game as find_game
 from solver.rules import closed_forms
+from solver.rules.claims import stored_claims
 from solver.rules.editions import CLASSES, load_editions, research_rules, structural_errors
-from solver.util import MODELS_DIR, PROOFS_DIR, REPO_ROOT, REPORTS_DIR
+from solver.rules.effects import annotate_points
+from solver.util import MODELS_DIR, PROOFS_DIR, REPO_ROOT
 
 SEEDS_DIR = REPO_ROOT.parent / "shared" / "seeds"
 RESEARCH_FILE = REPO_ROOT.parent / "shared" / "research.md"
@@ -38,37 +39,12 @@ def load_research(path: Path = RESEARCH_FILE) -> list[str] | None:
     return _lines(path) if path.is_file() else None
 
 
-def game_readings(game: str, reports_dir: Path = REPORTS_DIR) -> dict:
-    """The whole-game solver's measured readings (``reports/<game>/game.json``, with the
-    ``verifier_readings`` of the whole table's ``table.json``: readings that arise only with
-    three or more players), or {}.
-
-    Shape: ``{"target": 6000, "first_player_wins": p, "readings": {name: {"first_player_wins",
-    "delta", "decisions_changed", "decisions_total", "unit"}}}`` (decisions ``None`` where
-    the states differ, as between targets); an absent file or reading
-    is "not measured"."""
-    folder = reports_dir / find_game(game).folder
-    doc = _json_or_empty(folder / "game.json")
-    if not isinstance(doc.get("readings"), dict):
-        return {}
-    table = _json_or_empty(folder / "table.json").get("verifier_readings")
-    if isinstance(table, dict):  # readings only a table of three or more players shows
-        doc = {**doc, "readings": {**table, **doc["readings"]}}
-    return doc
-
-
-def _json_or_empty(path: Path) -> dict:
-    if not path.is_file():
-        return {}
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        return {}
-    return doc if isinstance(doc, dict) else {}
-
-
 def check_editions(game: str, models_dir: Path = MODELS_DIR, seeds_dir: Path = SEEDS_DIR,
-                   reports_dir: Path = REPORTS_DIR) -> dict:
+                   readings: dict | None = None) -> dict:
+    """A game's rule points, classes and rulebook counts checked, with the whole-game
+    solver's ``readings`` of its game-level rules (``{"target", "first_player_wins",
+    "readings": {name: row}}``, as :meth:`solver.games.SolveRun.game_readings` gives them;
+    None: the game's shipped ones; an absent reading is "not measured")."""
     ed = load_editions(find_game(game).folder, models_dir)
     variants_fn = find_game(game).hook("variants")
     known = set(variants_fn()) if variants_fn else None
@@ -87,7 +63,7 @@ def check_editions(game: str, models_dir: Path = MODELS_DIR, seeds_dir: Path = S
         if not adds_up:
             errors.append(f"{game}: {check['what']}: the rulebook says {check['stated']}, its "
                           f"other numbers give {check['expected']} ({check.get('derived_from')})")
-    measured = game_readings(game, reports_dir)
+    measured = SolveRun().game_readings(game) if readings is None else readings
     points = []
     for p in ed.points:
         row = {"id": p.id, "topic": p.topic, "class": p.klass, "default": p.default,
@@ -141,8 +117,6 @@ def run_check(games: list[str] | None = None, proofs_dir: Path = PROOFS_DIR,
         claims = ambiguity.verify_claims(proofs_dir) if ambiguity else []
         entry["claims_ok"] = not claims
         errors += [f"{game}: {c}" for c in claims]
-        from solver.rules.report import annotate_points, stored_claims  # report imports check
-
         annotate_points(game, entry, stored_claims(game, proofs_dir))
         result["games"][game] = entry
         result["ok"] &= not errors

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from solver.util import REPO_ROOT, atomic_write_text, dumps_json
+from solver.util import PROOFS_DIR, REPO_ROOT, atomic_write_text, dumps_json
 
 
 def write_claims(path: Path, names: Iterable[str], measure: Callable[[str], list[dict]]):
@@ -24,6 +24,20 @@ def read_claims(path: Path) -> list[dict]:
         return json.loads(path.read_text(encoding="utf-8"))["claims"]
     except (OSError, ValueError, KeyError) as err:
         raise ValueError(f"variant claims {path.name} unreadable: {err}") from err
+
+
+def stored_claims(game: str, proofs_dir: Path = PROOFS_DIR) -> list[dict]:
+    """The measured rows of every variant of a game (its ambiguity module's ``CLAIMS_FILE``
+    under ``proofs_dir``), or []."""
+    from solver.games import game as find_game
+
+    ambiguity = find_game(game).hook("ambiguity")
+    if not ambiguity:
+        return []
+    try:
+        return read_claims(proofs_dir / ambiguity.CLAIMS_FILE)
+    except ValueError:
+        return []
 
 
 def verify_stored(path: Path, game: str, check: Callable[[list[dict]], list[str]]) -> list[str]:

@@ -17,6 +17,7 @@ from solver.sabords.objective import Objective
 from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules
 from solver.sabords.turn.certify import action_text
 from solver.sabords.turn.solve import TurnSolution, points_distribution, solve_turn
+from solver.sabords.verifier import readings_of
 from solver.util import PROOFS_DIR, atomic_write_bytes, atomic_write_text, dumps_json
 
 POINTS = Objective("points")
@@ -230,10 +231,11 @@ def write_reports(run: SolveRun) -> None:
     _plots(rows, rules, out)
     from solver.sabords.game.report import write_game_reports
 
-    headline = write_game_reports(out, run.proofs_dir)
+    headline, game_summary = write_game_reports(out, run.proofs_dir)
     from solver.sabords.game.table.report import write_table_report
 
-    write_table_report(out, run.proofs_dir, headline)
+    table_summary = write_table_report(out, run.proofs_dir, headline)
+    run.readings["sabords"] = readings_of(game_summary, table_summary)
     from solver.sabords.review.report import write_review_example
 
     write_review_example(out)

@@ -3,7 +3,8 @@
 Headline numbers for the targets 5000, 6000 and 8000; a heat map of P(win); where reading the
 scoreboard changes a decision; rules of thumb with their exact cost; every game-level reading
 measured; the bound on the lowest score; the independent-draw assumption against a real deck.
-Also ``game.json`` (read by the rules verifier) and ``proofs/sabords/game-6000.json`` (the
+Also ``game.json`` (its readings are the rules verifier's, through
+:mod:`solver.sabords.verifier`) and ``proofs/sabords/game-6000.json`` (the
 table, whose Bellman residual ``make check`` recomputes).
 """
 
@@ -225,11 +226,12 @@ def check_proof(path: Path) -> list[str]:
 def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
                        others: tuple[int, ...] = OTHER_TARGETS, low: int | None = None,
                        decision_dice: str = DECISION_DICE, games: int = DECK_GAMES
-                       ) -> GameTable:
+                       ) -> tuple[GameTable, dict]:
     """Solve and write everything (the defaults are the shipped report's; the tests run it
     on a small game). Every table keeps scores down to ``low`` (the default's lowest score
     when None), the readings' too. Returns the default table with its play (the whole
-    table's report plays its rule with it)."""
+    table's report plays its rule with it) and the summary written to ``game.json`` (the
+    verifier's game-level readings, handed on in ``make solve``)."""
     started = time.perf_counter()
     rules = load_rules()
     _log(f"the game at target {target} (default readings), and its play")
@@ -281,12 +283,13 @@ def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
                "headline": {str(t): h for t, h in heads.items()}, "readings": readings,
                "lowest_score_bound": bound, "rules_of_thumb": thumbs, "deck": deck,
                "solve": {k: default.stats[k] for k in ("sweeps", "residual")}}
-    atomic_write_text(out / "game.json", dumps_json(_rounded(summary)))
+    written = _rounded(summary)
+    atomic_write_text(out / "game.json", dumps_json(written))
     atomic_write_text(out / "game.md", _markdown(summary, grids))
     (proofs / "sabords").mkdir(parents=True, exist_ok=True)
     atomic_write_text(proofs / "sabords" / f"game-{target}.json", _proof(default))
     _log(f"done in {time.perf_counter() - started:.0f} s")
-    return default
+    return default, written
 
 
 def _markdown(s: dict, grids: dict) -> str:

@@ -113,8 +113,8 @@ def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
 
 
 def _play_on_entry(measured: dict) -> dict:
-    """The verifier's line for play-on (reports/rules, through solver.rules.check): the share
-    of three-player games whose result the reading changes."""
+    """The verifier's line for play-on (reports/rules, through solver.sabords.verifier): the
+    share of three-player games whose result the reading changes."""
     return {"first_player_wins": measured["changed"], "delta": measured["changed"],
             "decisions_changed": None, "decisions_total": None,
             "unit": f"share of {measured['players']}-player games whose result changes "
