@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from solver.games import GAMES, PARTS, find, game
+from solver.rules.words import GameWords
 
 ROOT = Path(__file__).resolve().parent.parent / "solver"
 GAME_PACKAGES = {"sabords", "armada", "dragon"}
@@ -16,7 +17,8 @@ GAME_PACKAGES = {"sabords", "armada", "dragon"}
 # benchmark helpers, and the verifier's storage of verdicts
 GAME_MAY_IMPORT = {"solver.engine", "solver.util", "solver.text", "solver.cache",
                    "solver.games", "solver.bench", "solver.rules.claims",
-                   "solver.rules.editions", "solver.review"}
+                   "solver.rules.editions", "solver.rules.words",
+                   "solver.rules.closed_forms", "solver.review"}
 
 
 def _imports(path: Path) -> list[str]:
@@ -48,6 +50,39 @@ def test_a_game_imports_no_other_game(package):
             assert allowed, f"{path.relative_to(ROOT)} imports {name}"
 
 
+def test_the_verifier_imports_no_game():
+    """The verifier reaches a game only through its registry entry's hooks."""
+    for path in (ROOT / "rules").rglob("*.py"):
+        for name in _imports(path):
+            assert not any(_under(name, f"solver.{g}") for g in GAME_PACKAGES), \
+                f"rules/{path.name} imports {name}"
+
+
+def test_the_verifier_has_no_import_cycle():
+    """Within solver/rules, the graph of imports (at any depth of a module) is acyclic."""
+    modules = {f"solver.rules.{p.stem}": p for p in (ROOT / "rules").glob("*.py")}
+
+    def edges(path: Path) -> set[str]:
+        names = set(_imports(path))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "solver.rules":
+                names |= {f"solver.rules.{a.name}" for a in node.names}  # from-package form
+        return {n for n in names if n in modules}
+
+    graph = {m: edges(p) - {m} for m, p in modules.items()}
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join(path + (module,))
+        if module not in done:
+            for other in sorted(graph[module]):
+                visit(other, path + (module,))
+            done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
+
+
 def test_the_registry_imports_no_part_until_a_hook_is_used():
     assert _imports(ROOT / "games.py") == ["solver.util"]
 
@@ -64,8 +99,9 @@ def test_every_hook_resolves_to_the_shape_its_field_promises():
         assert callable(g.hook("invariants").verify_all)
         assert callable(g.hook("ambiguity").measure_all)
         assert callable(g.hook("ambiguity").verify_claims)
-        for field in ("certify", "certificates"):
+        for field in ("certify", "certificates", "readings", "closed_forms"):
             assert getattr(g, field) is None or callable(g.hook(field)), (g.name, field)
+        assert isinstance(g.hook("verifier"), GameWords), g.name
 
 
 def test_one_name_per_part_any_case_any_alias():
