@@ -6,9 +6,7 @@ import re
 
 from solver.dragon import reports
 from solver.dragon.board import default_island
-from solver.dragon.position import opening
 from solver.dragon.simulate import blank, simulate
-from solver.dragon.svg import draw_board
 from solver.games import SolveRun
 from tests.fresh_process import run_fresh
 
@@ -43,11 +41,6 @@ def test_write_reports_twice_gives_identical_files(tmp_path, monkeypatch):
 def test_every_boat_needs_three_cards_on_the_symmetric_opening():
     rows = reports.per_boat(default_island())
     assert [r["cards_to_treasure"] for r in rows] == [3] * 6
-
-
-def test_board_picture_is_deterministic():
-    pos = opening(default_island())
-    assert draw_board(pos) == draw_board(pos)
 
 
 def test_simulation_is_seeded_and_counts_turns():
