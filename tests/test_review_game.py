@@ -14,6 +14,7 @@ from solver.sabords.review.record import parse_record
 from solver.sabords.review.simulate import simulate_record
 from solver.sabords.rules import load_rules
 from tests.cli_helpers import run
+from tests.fresh_process import run_fresh
 
 TARGET, VARIANTS = 500, ["score-floor-zero"]
 GAME = ["--target", str(TARGET), "--variant", "score-floor-zero"]
@@ -107,19 +108,23 @@ def test_turn_by_turn_in_points(capsys, tmp_path):
 
 def test_the_example_review_text_json_and_chart(source, capsys, tmp_path):
     """The documented example: its review in words, in JSON and as a PNG (the same bytes
-    twice)."""
+    from a fresh process: a second drawing in this one would share its state)."""
+    import os
+    from pathlib import Path
+
     from solver.util import MODELS_DIR
 
     example = str(MODELS_DIR / "sabords" / "example-game.txt")
     code, out, err = run(["sabords", "review", example], capsys)
     assert code == 0, err
     assert "Anne: start" in out and "rating by the average cost per decision" in out
-    charts = []
-    for name in ("a.png", "b.png"):
-        code, out, err = run(["sabords", "review", example, "--json", "--plot",
-                              str(tmp_path / name)], capsys)
-        assert code == 0, err
-        charts.append((tmp_path / name).read_bytes())
+    code, out, err = run(["sabords", "review", example, "--json", "--plot",
+                          str(tmp_path / "a.png")], capsys)
+    assert code == 0, err
+    run_fresh("from solver.cli import main\n"
+              f"main(['sabords', 'review', {example!r}, '--plot', {str(tmp_path / 'b.png')!r}])\n",
+              Path(os.environ["TREASURE_CACHE"]))
+    charts = [(tmp_path / name).read_bytes() for name in ("a.png", "b.png")]
     doc = json.loads(out)
     assert charts[0][:8] == b"\x89PNG\r\n\x1a\n" and charts[0] == charts[1]
     assert [row["result"] for row in doc["summary"]] == [0.0, 1.0]
