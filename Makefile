@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 COMPILE := $(PY) -m compileall -q solver
 
-.PHONY: install bytecode solve test check bench lint screenshots clean
+.PHONY: install bytecode solve test test-fast check bench lint screenshots clean
 
 install: $(STAMP)
 
@@ -26,6 +26,10 @@ solve: install
 
 test: install
 	$(PY) -m pytest
+
+# between commits: every test but those marked slow (make test, which CI runs, has them all)
+test-fast: install
+	$(PY) -m pytest -m "not slow"
 
 check: install
 	$(VENV)/bin/treasure check
