@@ -50,6 +50,7 @@ def test_hold_take_with_no_rolls_left(capsys):
         "full-house", "three-of-a-kind", "parrots", "anchors"]
 
 
+@pytest.mark.slow
 def test_solo_hold_and_value(cache, capsys):
     code, out, _ = run(["armada", "value", "--json"], capsys)
     assert code == 0

@@ -92,6 +92,7 @@ def small() -> Game:
     return default_game().reduced(piers=SMALL, skulls=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", ["turn", "solo", "duel"])
 def test_small_board_brute_force_equals_exact_and_table(small, objective):
     brute = brute_game(small, objective)
@@ -103,6 +104,7 @@ def test_small_board_brute_force_equals_exact_and_table(small, objective):
         assert float(b) == pytest.approx(table[skulls, small.code(levels)], abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "piers", "direction"),
     [
@@ -127,6 +129,7 @@ def test_variants_brute_force_equals_exact(variant, piers, direction):
         assert diff != 0
 
 
+@pytest.mark.slow
 def test_opening_turn_on_full_board_exact():
     """The full board's opening turn: brute force = exact lattice = float kernel."""
     game = default_game()

@@ -29,6 +29,7 @@ def by_id(rows: list[dict]) -> dict[str, dict]:
     return {r["id"].split("/")[1]: r for r in rows}
 
 
+@pytest.mark.slow
 def test_prove_and_verify_small_board(small, tmp_path):
     proved = by_id(prove_all(tmp_path, small))
     assert set(proved) == {"requirements-reachable", "values-never-fall",
@@ -45,6 +46,7 @@ def test_prove_and_verify_small_board(small, tmp_path):
     assert chances["barrels/1"] == "82145855519/117546246144"
 
 
+@pytest.mark.slow
 def test_tampered_certificate_is_caught(small, tmp_path):
     prove_all(tmp_path, small)
     path = tmp_path / "armada/invariants/requirements-reachable.json"
@@ -56,6 +58,7 @@ def test_tampered_certificate_is_caught(small, tmp_path):
     assert rows["values-never-fall"]["holds"]
 
 
+@pytest.mark.slow
 def test_falling_value_is_caught(tmp_path):
     broken = board_game("values = [1, 2, 3]", "values = [2, 3, 1]")
     rows = by_id(prove_all(tmp_path, broken))
@@ -70,6 +73,7 @@ def test_unreachable_requirement_is_caught(tmp_path):
     assert not by_id(prove_all(tmp_path, broken))["requirements-reachable"]["holds"]
 
 
+@pytest.mark.slow
 def test_certificate_for_another_board_does_not_verify(small, tmp_path):
     prove_all(tmp_path, small)
     other = board_game("values = [4, 5, 6]", "values = [4, 5, 7]")

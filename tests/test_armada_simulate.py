@@ -16,6 +16,7 @@ def within(results: np.ndarray, exact: float, sigmas: float = 4.0) -> bool:
     return abs(results.mean() - exact) < sigmas * se
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", ["solo", "duel"])
 def test_reduced_board_self_play_matches_exact(objective):
     game = default_game().reduced(piers=["parrots", "three-of-a-kind", "full-house"], skulls=3)

@@ -76,6 +76,7 @@ def test_reconstruction_counts_symmetry_and_spread(island):
         assert island.start[geo.rotate_cw(h)] == sigma[t]
 
 
+@pytest.mark.slow
 def test_layout_model_reproduces_the_optimum():
     layout, figures = solve_layout()
     assert figures["same_colour_pairs_touching"] == 0

@@ -18,6 +18,7 @@ def island():
     return default_island()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_cp_sat_matches_enumeration(island, seed):
     rng = random.Random(500 + seed)

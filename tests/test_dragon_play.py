@@ -140,6 +140,7 @@ def game_0() -> dict:
     return rec
 
 
+@pytest.mark.slow
 def test_a_game_is_deterministic(game_0, tmp_path):
     """Game 0 played again in a fresh process gives the same record."""
     out = tmp_path / "game.json"
@@ -163,6 +164,7 @@ def test_coins_add_up(game_0):
     assert game_0["winners"] == winners(game_0["coins"], "shared")
 
 
+@pytest.mark.slow
 def test_a_reading_that_decides_no_turn_plays_the_same_game(game_0):
     name = next(n for n in ("counterspell-chain", "slumber-ends-turn", "six-actions")
                 if not game_0["decides"].get(n))
@@ -246,6 +248,7 @@ def test_share_and_its_clustered_standard_error():
     assert s["stderr"] == pytest.approx(want)
 
 
+@pytest.mark.slow
 def test_a_tampered_play_record_is_caught(game_0, tmp_path):
     game = json.loads(json.dumps(game_0))
     sim = {"games": 1, "seed": SEED, "players": [2], "hunters": 4, "per_game": [game],

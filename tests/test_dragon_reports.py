@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from solver.dragon import reports
 from solver.dragon.board import default_island
 from solver.dragon.simulate import blank, simulate
@@ -11,6 +13,7 @@ from solver.games import SolveRun
 from tests.fresh_process import run_fresh
 
 
+@pytest.mark.slow
 def test_write_reports_twice_gives_identical_files(tmp_path, monkeypatch):
     """The reports of two runs are byte-identical, the second run in a fresh process; the
     paths are the run's (the same proofs folder for both: the README names its certificates'

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from solver.dragon.board import default_island
 from solver.dragon.cards import parse_hand
 from solver.dragon.position import opening
@@ -34,6 +36,7 @@ def test_classes_follow_the_cards_that_pay():
     assert len(terrain_classes(q, merge=False)) == 6
 
 
+@pytest.mark.slow
 def test_merged_and_separate_terrains_give_the_same_optimum():
     """Full models with one or two swap layers, solved with and without merging: the same
     objective, and the merged model's plan replays to its own value."""

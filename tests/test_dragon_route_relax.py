@@ -42,6 +42,7 @@ def _assert_bounds(q: RouteQuery, k: int, optimum: int) -> None:
         assert min(relaxed.bound, fewer.objective) <= optimum, (j, [c.name for c in q.hand])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, n, must", [
     (77, 12, ["swap-adjacent"]),
     (78, 12, ["swap-adjacent", "flight"]),
@@ -66,6 +67,7 @@ def test_bound_never_exceeds_the_exact_optimum(seed, n, must):
         _assert_bounds(q, k, exact.objective)
 
 
+@pytest.mark.slow
 def test_a_token_whose_source_ends_the_turn_was_paid_for_there():
     """The turn ends on the token's source g, so the swap came before the hunter entered g,
     which then held the continuation's tile: that entry is paid. Entering g free (as the
@@ -80,6 +82,7 @@ def test_a_token_whose_source_ends_the_turn_was_paid_for_there():
     assert relaxed.bound == 18
 
 
+@pytest.mark.slow
 def test_a_chained_source_leaves_no_joker_off_its_first_swap():
     """Brown (farmland) flies from its boat onto -3,2 and pays the landing with a joker whose
     tile comes by a chain: farmland from -1,2 onto -2,2 by the first swap, then onto -3,2 by
@@ -95,6 +98,7 @@ def test_a_chained_source_leaves_no_joker_off_its_first_swap():
     assert relaxed.bound == 4
 
 
+@pytest.mark.slow
 def test_the_first_field_is_no_source_for_the_step_straight_off_it():
     """Grey carries a treasure with red from 1,-4 (mountain, grey's own terrain). The
     relaxation let the first swap take 1,-4's tile for a joker on 2,-4 and the pair step
@@ -112,6 +116,7 @@ def test_the_first_field_is_no_source_for_the_step_straight_off_it():
     assert relaxed.bound == 25
 
 
+@pytest.mark.slow
 def test_free_tiles_travel_one_field_per_swap():
     """Red carries a treasure with brown from 3,-4 and holds two Zerstörende Kräfte, a Tosende
     Elemente and a flight but no terrain card, so every field not of volcano needs a swap.
@@ -122,6 +127,7 @@ def test_free_tiles_travel_one_field_per_swap():
     assert _bounds_and_best(pinned("bench-2-43")) == (4, 17, ((1, 3), False))
 
 
+@pytest.mark.slow
 def test_a_free_tile_that_left_leaves_its_field_unfree():
     """Red and blue carry a treasure from -1,0 with three Zerstörende Kräfte, a flight and a
     mountain card (seed 13 #125); the best route home takes five cards. Relaxed, the
@@ -151,6 +157,7 @@ def _waiting_position() -> RouteQuery:
                      must=lambda i: must + (["flight"] if i % 2 else []))[7]
 
 
+@pytest.mark.slow
 def test_a_token_beside_a_waiting_hunter_saves_two_with_one_source():
     """With a hunter waiting on the treasure field the continuation enters 1,0 twice (in, and
     out with the pair), so one swap freeing it saves two cards; its only own-terrain
@@ -167,6 +174,7 @@ def test_a_token_beside_a_waiting_hunter_saves_two_with_one_source():
     assert relaxed.bound == 16
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, n, must, size", [
     (21000, 3, ["swap-adjacent", "curse", "ambush"], 6),
     (22000, 2, ["swap-any", "curse"], 4),

@@ -14,6 +14,7 @@ from solver.dragon.router.rounds import cp_route
 QUERIES = three_swap_queries(6)  # make bench's three-swap hands, the first six
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(QUERIES)))
 def test_rounds_reach_the_whole_models_optimum(index):
     q = QUERIES[index]
@@ -26,6 +27,7 @@ def test_rounds_reach_the_whole_models_optimum(index):
     assert replay(q, best.plan) == (best.value, best.reachable)
 
 
+@pytest.mark.slow
 def test_a_round_with_no_better_route_has_none():
     """The exactly-k model below the best value is infeasible when round k cannot improve;
     with the bar one higher it finds a route with exactly k swaps, or is infeasible too."""
@@ -43,6 +45,7 @@ def test_a_round_with_no_better_route_has_none():
             assert sum(move.action == "swap" for move in result.plan) == k
 
 
+@pytest.mark.slow
 def test_a_completed_proposal_is_the_bar_for_the_round():
     """Hand #25 of the bench: round 1's proposal, completed, is a real route of three cards
     (better than the best without swaps, above the bound of 2), so round 1 asks only for

@@ -192,6 +192,7 @@ def test_progress_names_each_model_solved():
     assert all(text.startswith("round 1 of 1: ") for text in heard[1:])
 
 
+@pytest.mark.slow
 def test_work_limit_gives_a_legal_deterministic_route_marked_unproved():
     """A cut-off (deterministic work, not wall time) returns the best route found, legal and
     the same on every run, flagged as not proved optimal."""

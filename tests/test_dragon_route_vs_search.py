@@ -47,11 +47,13 @@ def agree(queries: list[RouteQuery]) -> None:
         assert plan_cards(cp.plan) == cp.cards_used, where
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_hands_without_swaps(seed):
     agree(instances(100 + seed, 20, (0, 6), limit=NO_SWAP))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_hands_with_one_swap_adjacent(seed):
     agree(instances(200 + seed, 20, (2, 6), limit={"swap-adjacent": 1, "swap-any": 0},
@@ -70,18 +72,21 @@ def test_one_swap_freeing_a_field_twice():
     assert cp_route(q).value == (2, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_hands_with_one_swap_any(seed):
     agree(instances(250 + seed, 15, (2, 4), limit={"swap-adjacent": 0, "swap-any": 1},
                     must=lambda i: ["swap-any"] + (["flight"] if i % 2 else [])))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2))
 def test_hands_with_two_swap_cards(seed):
     agree(instances(300 + seed, 5, (3, 3), limit={"swap-adjacent": 2, "swap-any": 0},
                     must=lambda i: ["swap-adjacent", "swap-adjacent"]))
 
 
+@pytest.mark.slow
 def test_hands_with_both_swap_kinds():
     """A Zerstörende Kräfte and a Tosende Elemente: the relaxation names the last swap's source
     by its kind (the exhaustive search is slow here, so two positions only)."""
@@ -89,6 +94,7 @@ def test_hands_with_both_swap_kinds():
                     must=lambda i: ["swap-adjacent", "swap-any"]))
 
 
+@pytest.mark.slow
 def test_hands_of_three_swap_cards():
     """Three Zerstörende Kräfte: the relaxation counts how far free tiles travel (the
     exhaustive search takes 15-50 s a position here, so two only)."""
@@ -97,6 +103,7 @@ def test_hands_of_three_swap_cards():
     agree([instances(330, 3, (3, 3), **three)[1], instances(331, 3, (3, 3), **three)[2]])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [
     ("double-card-joker", "no-joker"),
     ("flight-from-boat", "forbidden"),

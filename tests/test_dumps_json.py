@@ -29,6 +29,7 @@ values = st.recursive(
 flat_keys = st.text(max_size=4) | st.integers() | st.floats(allow_nan=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(values)
 def test_same_text_as_json_dumps(value):

@@ -39,6 +39,7 @@ def _identity(doc: dict) -> None:
         assert total == pytest.approx(row["result"], abs=1e-9), row
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_optimal_play_costs_nothing(source, seed):
     _, doc = _game(source, seed, 0.0)
@@ -83,6 +84,7 @@ def test_planted_mistakes_cost_what_hold_says(source, capsys):
         assert e["cost"] == hold["value"] - option["value"]
 
 
+@pytest.mark.slow
 def test_turn_by_turn_in_points(capsys, tmp_path):
     """Without a target: each turn in expected points; optimal turns cost nothing, and the
     points scored are the deck's value plus luck less error, turn by turn."""
@@ -106,6 +108,7 @@ def test_turn_by_turn_in_points(capsys, tmp_path):
         assert e["best_value"] == pytest.approx(hold["value"], abs=1e-8)
 
 
+@pytest.mark.slow
 def test_the_example_review_text_json_and_chart(source, capsys, tmp_path):
     """The documented example: its review in words, in JSON and as a PNG (the same bytes
     from a fresh process: a second drawing in this one would share its state)."""

@@ -56,6 +56,7 @@ def test_a_rerolls_luck_averages_to_zero(card, shown, reroll, chest):
     assert total == pytest.approx(0.0, abs=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("card", ["captain", "sea-battle-3", "skulls-2"])
 def test_the_first_rolls_luck_averages_to_zero(card):
     """Every first roll, the Island of Skulls' included (its luck: the Island's expected

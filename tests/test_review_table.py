@@ -88,6 +88,7 @@ def test_every_players_identity(sources, seed):
                if i != doc["turns"][e["turn"] - 1]["player"])  # a mistake moves the others
 
 
+@pytest.mark.slow
 def test_planted_mistakes_cost_what_hold_says(sources, capsys):
     _, doc = _game(sources, THREE, 21, 0.5)
     mistakes = [e for e in doc["events"] if e["kind"] == "decision" and e["cost"] > 0]
@@ -96,6 +97,7 @@ def test_planted_mistakes_cost_what_hold_says(sources, capsys):
         _same_as_hold(e, _hold(e, capsys))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [FOUR, (*FOUR, "Emma")], ids=["four", "five"])
 def test_four_and_five_players_by_the_rule(sources, players, capsys, tmp_path):
     """Four and five players: the rule's values, labelled not exact (and said so in words);

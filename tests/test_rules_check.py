@@ -60,6 +60,7 @@ def test_miscounted_model_is_caught(patched_rules, old, new, what, computed):
     assert any(what in e and computed in e for e in errors)
 
 
+@pytest.mark.slow
 def test_score_that_breaks_an_invariant_is_caught(patched_rules):
     text = patched_rules.read_text().replace("full_chest_bonus = 500", "full_chest_bonus = 550")
     patched_rules.write_text(text)
@@ -82,6 +83,7 @@ def test_contradicting_edition_is_caught(tmp_path):
     assert any("set-points" in e and "named variant" in e for e in entry["errors"])
 
 
+@pytest.mark.slow
 def test_tampered_certificate_is_caught(tmp_path):
     shutil.copytree(PROOFS_DIR / "sabords", tmp_path / "sabords",
                     ignore=shutil.ignore_patterns("invariants", "variants.json"))
@@ -93,6 +95,7 @@ def test_tampered_certificate_is_caught(tmp_path):
     assert results["captain.json"] and not results["none.json"]
 
 
+@pytest.mark.slow
 def test_full_check_passes_on_the_shipped_proofs():
     result = run_check(["sabords"])
     entry = result["games"]["sabords"]  # what `treasure check --json` prints

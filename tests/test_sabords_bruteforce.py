@@ -38,6 +38,7 @@ def test_three_dice_agree_exactly(card):
     assert abs(sol.start - float(start)) < 1e-9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("card", ["none", "sorceress", "treasure-island", "skulls-2",
                                   "sea-battle-2"])
 def test_four_dice_agree_exactly(card):

@@ -106,6 +106,7 @@ def test_optimal_play_beats_points_play_in_both_seats(five):
     assert versus["a_second"] > 1 - five.first_player_wins
 
 
+@pytest.mark.slow
 def test_each_reading_changes_what_it_should():
     rules = load_rules().with_dice(4)
     floor = solve_game(GameSpec(load_rules(["score-floor-zero"]).with_dice(4), 500, LOW))
@@ -124,6 +125,7 @@ def test_each_reading_changes_what_it_should():
 GAMES = 3000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seat", [0, 1])
 def test_simulated_games_agree_with_the_table(five, seat):
     """Whole games played die by die, seeded: optimal against optimal, and optimal against
@@ -196,6 +198,7 @@ def test_the_play_derived_from_a_tables_values_is_its_solved_play(five):
     assert bound == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_the_game_report_end_to_end(tmp_path, monkeypatch):
     """The report writer on a small game (eight dice, target 500, lowest score -600): every
     file, the verifier's fields, the proof re-verified; a second run, in a fresh process with
@@ -268,6 +271,7 @@ def test_a_readings_policy_cost_is_zero_against_itself_and_never_negative(five):
     assert cost["largest_cost"] > 1e-9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reading", ["ties-extra-round", "endgame-new-final-round"])
 def test_a_reading_solved_from_the_defaults_table_is_the_reading_solved_from_scratch(five,
                                                                                    reading):

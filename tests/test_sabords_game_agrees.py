@@ -23,6 +23,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("dice", "variants"), CASES)
 def test_game_values_agree_with_reference(dice: int, variants: tuple[str, ...]) -> None:
     reference = solve_reference(dice, T, L, variants)

@@ -26,6 +26,7 @@ def run():
     mp.undo()
 
 
+@pytest.mark.slow
 def test_the_headline_fields(run):
     result = run("game", *ARGS, "--json")
     assert result.exit_code == 0, result.output

@@ -50,6 +50,7 @@ def three_table(three) -> dict:
     return table(three)
 
 
+@pytest.mark.slow
 def test_same_equilibrium_from_points_play(three) -> None:
     """Policy iteration started from points play (not from best responses to even values)
     ends at the same play and values: no second equilibrium found this way."""
@@ -59,6 +60,7 @@ def test_same_equilibrium_from_points_play(three) -> None:
     assert np.abs(other.dist - three.dist).max() < 1e-12
 
 
+@pytest.mark.slow
 def test_two_players_equal_the_two_player_reference() -> None:
     """N = 2 is the two-player game: normal, race = sudden death, final(1) = the last turn."""
     ours = solve_reference_n(2, 3, 400, -200)
@@ -71,6 +73,7 @@ def test_two_players_equal_the_two_player_reference() -> None:
         assert mine + other == pytest.approx(1.0, abs=1e-12), key
 
 
+@pytest.mark.slow
 def test_two_players_new_final_round_equals_the_reference() -> None:
     variants = ("endgame-new-final-round",)
     ours = solve_reference_n(2, 3, 300, -100, variants)
@@ -286,6 +289,7 @@ def test_cycling_best_responses_mix_to_indifference() -> None:
     assert np.abs(value - solver.values[:, 0]).max() < 1e-12  # no regret
 
 
+@pytest.mark.slow
 def test_three_players_new_final_round() -> None:
     """endgame-new-final-round (target 300): an equilibrium without regret; the race (never
     reached now, and never returning to the final round) and every last turn where no Island

@@ -72,6 +72,7 @@ def simulate(card: str, objective: Objective, turns: int, seed: int) -> np.ndarr
     return payoffs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("card", STANDARD_CARDS + PROMO_CARDS)
 def test_policy_value_matches_simulation(card):
     from solver.sabords.turn.solve import solve_turn

@@ -103,6 +103,7 @@ def two_player(spec: GameSpec):
     return load_game(spec)
 
 
+@pytest.mark.slow
 def test_four_players_play_the_rule_labelled() -> None:
     head = game_answer(two_player, players=4, whole=reduced, **ARGS)
     assert head["exact"] is False and head["rule"] == "leader"

@@ -30,6 +30,7 @@ def product_table(solution) -> dict:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "dice", "target", "low", "variants"), CASES)
 def test_values_and_regret_agree_with_the_reference(players, dice, target, low,
                                                     variants) -> None:

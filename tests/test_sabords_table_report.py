@@ -13,6 +13,8 @@ from solver.sabords.game.two_player import GameSpec, load_game, with_play
 from solver.sabords.rules import load_rules
 
 RULES = load_rules(("score-floor-zero",)).with_dice(3)
+# every test reads one report written end to end (a solve and 2,000 simulated games)
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -36,6 +36,7 @@ def test_exact_seats_of_the_equilibrium_are_the_table(three) -> None:
     assert seats == pytest.approx(solution.seat_values(), abs=1e-13)
 
 
+@pytest.mark.slow
 def test_simulation_agrees_with_exact_seat_values(three) -> None:
     solver, solution = three
     layout = solver.layout

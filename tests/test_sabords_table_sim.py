@@ -61,6 +61,7 @@ def simulate(players: int, target: int, low: int, draws, own, loss, win,
     raise AssertionError("a game went on for 100,000 turns")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "dice", "target"), [(3, 3, 500), (4, 3, 400),
                                                          (5, 3, 300)])
 def test_points_play_agrees_with_simulation(players, dice, target) -> None:

@@ -34,7 +34,8 @@ from tests.web_browser import (
 )
 
 REASON = browser_missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests: {REASON}")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(REASON is not None, reason=f"browser tests: {REASON}")]
 
 LOW = -300
 TARGET = 500

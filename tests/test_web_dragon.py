@@ -218,6 +218,7 @@ def exported(page) -> str:
     return page.input_value("#position-file")
 
 
+@pytest.mark.slow
 @browser_only
 def test_a_tapped_position_gets_the_cli_route_drawn(base_url, phone, tmp_path):
     open_page(phone, f"{base_url}/dragon.html")
@@ -269,6 +270,7 @@ def test_a_tapped_position_gets_the_cli_route_drawn(base_url, phone, tmp_path):
     assert off_screen(phone) == []
 
 
+@pytest.mark.slow
 @browser_only
 def test_import_and_an_impossible_position(base_url, phone, tmp_path):
     open_page(phone, f"{base_url}/dragon.html")
@@ -285,6 +287,7 @@ def test_import_and_an_impossible_position(base_url, phone, tmp_path):
     assert phone.inner_text("#status") == "position: 3 dragons, at most 2 play"
 
 
+@pytest.mark.slow
 @browser_only
 def test_the_screenshots_position_gets_the_cli_route(base_url, phone):
     """make screenshots' Die Dracheninsel picture (the shipped example position, imported)
@@ -355,6 +358,7 @@ def _verdict(page, words: dict[str, str]) -> str:
     return words[f"dragon.verdict.later.{goal}"].replace("{n}", data["remaining"])
 
 
+@pytest.mark.slow
 @browser_only
 def test_the_page_in_french_and_german(base_url, browser):
     """A French browser gets the page in French (cards by their printed German names with the

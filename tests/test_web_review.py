@@ -171,6 +171,7 @@ def _mutants(text: str, seed: int, count: int) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_no_damaged_record_makes_a_500(client, monkeypatch, reduced_armada):  # noqa: F811
     """Seeded damaged records of both games and odd JSON values: only 200, 202 (a table
     that would be built; none is here) or a one-line 422."""

@@ -306,6 +306,7 @@ def check_against_cli(page, scores, card, dice, trigger=None) -> dict:
     return cli_doc
 
 
+@pytest.mark.slow
 @needs_browser
 def test_the_page_at_a_table_of_three_is_the_cli_answer(page, tmp_path):
     page.click("#add-player")
@@ -322,6 +323,7 @@ def test_the_page_at_a_table_of_three_is_the_cli_answer(page, tmp_path):
     page.screenshot(path=tmp_path / "sabords-three.png", full_page=True)
 
 
+@pytest.mark.slow
 @needs_browser
 def test_the_page_at_a_table_of_four_is_the_cli_answer(page, tmp_path):
     # one other score at the target: by default, that player triggered the final round
@@ -338,6 +340,7 @@ def test_the_page_at_a_table_of_four_is_the_cli_answer(page, tmp_path):
     page.screenshot(path=tmp_path / "sabords-four.png", full_page=True)
 
 
+@pytest.mark.slow
 @needs_browser
 def test_the_next_player_at_a_table_of_three(page):
     """The turn history goes round the whole table: after my turn the next player is
