@@ -95,6 +95,19 @@ def test_hold_ranks_options_by_the_table() -> None:
     assert 0.0 <= advice["points_best"]["win"] <= advice["value"] + 1e-15
 
 
+def test_hold_with_scores_prints_for_people(capsys) -> None:
+    """The text of an exact three-player hold names the scores (it used to fail looking for
+    a two-player position)."""
+    from solver.sabords.game_cli import hold_for_game_text
+
+    spec = GameSpec(_rules().with_dice(3), 500)
+    advice = _table_hold(lambda ts: reduced(TableSpec(GameSpec(_rules(), 500), 3)),
+                         no_two_player_table, spec, (200, 400, 300), None, False, "none", "CCX")
+    hold_for_game_text(advice, False)
+    out = capsys.readouterr().out
+    assert "scores 200,400,300" in out and "not exact" not in out
+
+
 def two_player(spec: GameSpec):
     """The two-player table the four- and five-player rule reads (eight dice: target 500 is
     25 score pairs), solved once for the module."""

@@ -177,13 +177,13 @@ def hold_for_game_text(advice: dict, show_all: bool) -> None:
 
     if "scores" in advice:
         where = f"scores {','.join(map(str, advice['scores']))}"
+    else:
+        where = f"me {advice['me']} against {advice['opponent']}"
     if not advice.get("exact", True):
         click.echo(f"not exact: the rule '{advice['rule']}' ({advice['rule_title']}) at "
                    f"{advice['rule_position']['me']} against {advice['rule_position']['leader']}"
                    f" ({advice['rule_position']['phase']}); its measured cost: "
                    "reports/sabords/table.md")
-    else:
-        where = f"me {advice['me']} against {advice['opponent']}"
     phase = advice["phase"]
     if advice.get("island"):  # the Island of Skulls: nothing to choose
         from solver.sabords.turn.advice import island_text
