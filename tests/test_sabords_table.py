@@ -126,9 +126,14 @@ def test_last_turn_against_a_safe_leader_is_the_reach_objective() -> None:
         assert wins == pytest.approx(reach, abs=1e-12), gap
 
 
+SLOW = pytest.mark.slow  # about 3 s CPU each; the first case stays in make test-fast
+
+
 @pytest.mark.parametrize(("players", "variants", "low"), [
-    (3, (), 0), (3, (), -300), (3, ("endgame-new-final-round",), 0),
-    (3, ("first-to-target-wins",), 0), (2, (), -300), (4, (), 0)])
+    (3, (), 0), pytest.param(3, (), -300, marks=SLOW),
+    pytest.param(3, ("endgame-new-final-round",), 0, marks=SLOW),
+    pytest.param(3, ("first-to-target-wins",), 0, marks=SLOW),
+    pytest.param(2, (), -300, marks=SLOW), pytest.param(4, (), 0, marks=SLOW)])
 def test_stages_reproduce_the_whole_table_iteration(players, variants, low) -> None:
     """The solve by stages (the race, each step of the final round solved once per distinct
     payoff row, normal play) finds the values and the certificate that policy iteration over
