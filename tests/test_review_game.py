@@ -90,7 +90,8 @@ def test_turn_by_turn_in_points(capsys, tmp_path):
     points scored are the deck's value plus luck less error, turn by turn."""
     rules = load_rules()
     best = review_record(parse_record(simulate_record(rules, ("Anne",), None, 5, turns=6)))
-    assert all(e["cost"] == 0.0 for e in best["events"] if e["kind"] == "decision")
+    decisions = [e for e in best["events"] if e["kind"] == "decision"]
+    assert decisions and all(e["cost"] == 0.0 for e in decisions)
     _identity(best)
     text = simulate_record(rules, ("Anne",), None, 6, blunder=0.5, turns=8)
     doc = review_record(parse_record(text))
@@ -101,7 +102,9 @@ def test_turn_by_turn_in_points(capsys, tmp_path):
     code, out, err = run(["sabords", "review", str(path), "--json"], capsys)
     assert code == 0, err
     assert json.loads(out)["summary"] == json.loads(json.dumps(doc["summary"]))
-    for e in (e for e in doc["events"] if e["kind"] == "decision" and e["cost"] > 0):
+    mistakes = [e for e in doc["events"] if e["kind"] == "decision" and e["cost"] > 0]
+    assert mistakes
+    for e in mistakes:
         argv = ["sabords", "hold", "--card", e["card"], e["dice"], "--json", "--all"]
         argv += ["--sorceress-used"] if e["sorceress_used"] else []
         hold = json.loads(run(argv, capsys)[1])
