@@ -112,6 +112,7 @@ BRUTE_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("card", "dice", "reading", "changes"), BRUTE_CASES)
 def test_readings_agree_with_brute_force(card, dice, reading, changes):
     """Every state's exact value and the start value, against the brute force's own reading."""
