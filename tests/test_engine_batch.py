@@ -1,4 +1,5 @@
-"""The batched, warm-started stopping solver (outcome payoffs) against the one-problem solver."""
+"""The batched, warm-started stopping solver (outcome payoffs) against the one-problem solver,
+on the engine's own dice game (:mod:`tests.engine_dice`)."""
 
 from __future__ import annotations
 
@@ -7,19 +8,53 @@ import pytest
 
 from solver.engine import solve
 from solver.engine.batch import LANES, _groups, solve_lanes
-from solver.sabords.rules import load_rules
-from solver.sabords.turn.lanes import deck_turns
+from tests.engine_dice import dice_deck
 
 
 @pytest.fixture(scope="module")
 def deck():
-    return deck_turns(load_rules().with_dice(5))
+    return dice_deck()
+
+
+# Each card's value before the first roll when every outcome pays its points, as the solver
+# gave them when its kernels took positional arguments (float.hex: exact), and the Bellman
+# updates from a cold start; the island card's outcome distribution. A change here is a
+# change of the numbers every game table is made of: only ever on purpose.
+PINNED_START = ("0x1.24ae79ef85afbp+2", "0x1.24ae79ef85afcp+2", "0x1.65bcf077c402dp+2",
+                "0x1.695c4f21fb951p+2", "0x1.2dd7c4f2de4adp+2", "0x1.20236a221711ap+2")
+PINNED_ROUNDS = (6, 6, 7, 6, 5, 6)
+PINNED_ISLAND = ("0x1.3ca681b71e9b1p-5", "0x1.92f17f908ecb5p-5", "0x1.ef19fa89b27e4p-5",
+                 "0x1.0cd7a51ee8a9cp-4", "0x1.a7219ac579733p-3", "0x1.a36cc3e2b0c18p-3",
+                 "0x1.a260824dd641ep-3", "0x1.af10d04fb6c7ap-4", "0x1.a6610fcd13d4fp-5",
+                 "0x1.86bc9b1d3ec0cp-7", "0x1.b62bdc9f7b092p-10", "0x0.0p+0", "0x0.0p+0",
+                 "0x0.0p+0", "0x0.0p+0")
+
+
+def test_a_small_solve_gives_the_pinned_numbers_bit_for_bit(deck):
+    cards = len(deck.cards)
+    pay = np.tile(deck.points(), (cards, 1))
+    out = solve_lanes(deck.packed, np.arange(cards), np.zeros(cards, dtype=np.int64), pay,
+                      deck.packed.storage(1), tol=1e-13, distribution=True)
+    assert tuple(float(x).hex() for x in out.start) == PINNED_START
+    assert tuple(int(r) for r in out.rounds) == PINNED_ROUNDS
+    island = deck.cards.index("island")
+    assert tuple(float(x).hex() for x in out.dist[island]) == PINNED_ISLAND
+
+
+def test_the_deck_uses_every_feature_of_the_solver(deck):
+    """Two modes (a forced reroll, a rule held by the dice shown), a protect bonus, a first
+    roll that ends the turn, faces the lattice folds, and a twin."""
+    maps = {name: om for name, om in zip(deck.cards, deck.maps, strict=True)}
+    assert maps["sorceress"].problem.modes == maps["battle"].problem.modes == 2
+    assert maps["island"].protect_out is not None
+    assert any(maps["storm"].first_rows)
+    assert all(o.count < len(o.space.counts) for o in deck.packed.orbits)
+    assert list(deck.packed.twin) == [0, 0, 2, 3, 4, 5]
 
 
 @pytest.mark.parametrize("before", ["random values", "another payoff's policy"])
 def test_random_payoffs_and_warm_starts_reach_the_one_problem_optimum(deck, before):
-    """Random outcome payoffs for every card of a 5-dice deck (one card with two modes, one with
-    a protect bonus, Skull and Island cards), each lane started from random values, or from
+    """Random outcome payoffs for every card, each lane started from random values, or from
     the values and policy solved for other random payoffs (the policy is then evaluated
     first): every lane's values and start value are the single-problem solver's."""
     rng = np.random.default_rng(7)
@@ -34,8 +69,8 @@ def test_random_payoffs_and_warm_starts_reach_the_one_problem_optimum(deck, befo
         other = pay + rng.random(pay.shape) * 0.3
         solve_lanes(deck.packed, problem, slot, other, value, tol=1e-14)
         assert np.all(value.policy >= -1)
-    start, _, residual = solve_lanes(deck.packed, problem, slot, pay, value, tol=1e-14)
-    assert np.all(residual <= 1e-14)
+    out = solve_lanes(deck.packed, problem, slot, pay, value, tol=1e-14)
+    assert out.dist is None and np.all(out.residual <= 1e-14)
     for lane in range(lanes):
         p = problem[lane]
         om = deck.maps[p]
@@ -43,7 +78,7 @@ def test_random_payoffs_and_warm_starts_reach_the_one_problem_optimum(deck, befo
         got = deck.packed.values(value.values[slot[lane]], p)
         live = om.problem.live
         assert np.max(np.abs(np.where(live, single.value - got, 0.0))) < 1e-12, deck.cards[p]
-        assert abs(om.first_roll_value(single.value, pay[lane]) - start[lane]) < 1e-12
+        assert abs(om.first_roll_value(single.value, pay[lane]) - out.start[lane]) < 1e-12
 
 
 def test_a_warm_start_at_the_solution_takes_one_update(deck):
@@ -52,7 +87,7 @@ def test_a_warm_start_at_the_solution_takes_one_update(deck):
     store = deck.packed.storage(1)
     args = (deck.packed, np.arange(lanes), np.zeros(lanes, dtype=np.int64), pay, store)
     solve_lanes(*args, tol=1e-15)
-    rounds = solve_lanes(*args, tol=1e-12)[1]
+    rounds = solve_lanes(*args, tol=1e-12).rounds
     assert np.all(rounds == 1)
 
 
@@ -64,21 +99,19 @@ def test_outcome_distributions_give_the_values_back(deck):
     pay = rng.random((lanes, deck.count))
     store = deck.packed.storage(lanes)
     args = (deck.packed, np.arange(lanes), np.arange(lanes))
-    start, _, _, dist, hashes, reached = solve_lanes(*args, pay, store, tol=1e-14,
-                                                     distribution=True)
-    assert np.allclose(dist.sum(axis=1), 1.0, atol=1e-12)
-    assert np.max(np.abs((dist * pay).sum(axis=1) - start)) < 1e-12
+    out = solve_lanes(*args, pay, store, tol=1e-14, distribution=True)
+    assert np.allclose(out.dist.sum(axis=1), 1.0, atol=1e-12)
+    assert np.max(np.abs((out.dist * pay).sum(axis=1) - out.start)) < 1e-12
     # the same payoffs again: every policy hashes the same (values within engine's TIE are
     # ties, kept on the first action, so rounding noise changes no choice) and keeps the row
-    marker = np.full_like(dist, 7.0)
-    again = solve_lanes(*args, pay, store, tol=1e-14, distribution=True,
-                        known=(marker, hashes, reached))
-    assert np.array_equal(again[4], hashes) and np.all(again[3] == 7.0)
+    marked = out.memo()._replace(dist=np.full_like(out.dist, 7.0))
+    again = solve_lanes(*args, pay, store, tol=1e-14, distribution=True, known=marked)
+    assert np.array_equal(again.hashes, out.hashes) and np.all(again.dist == 7.0)
     # other payoffs change some policy: that lane's row is pushed again
     other = solve_lanes(*args, rng.random(pay.shape), store, tol=1e-14, distribution=True,
-                        known=(marker, hashes, reached))
-    changed = other[4] != hashes
-    assert changed.any() and np.allclose(other[3][changed].sum(axis=1), 1.0)
+                        known=marked)
+    changed = other.hashes != out.hashes
+    assert changed.any() and np.allclose(other.dist[changed].sum(axis=1), 1.0)
 
 
 def test_a_kept_distribution_is_the_one_a_new_push_gives(deck):
@@ -91,16 +124,16 @@ def test_a_kept_distribution_is_the_one_a_new_push_gives(deck):
     pay = rng.random((lanes, deck.count))
     store = deck.packed.storage(lanes)
     args = (deck.packed, problem, np.arange(lanes))
-    _, _, _, dist, hashes, reached = solve_lanes(*args, pay, store, tol=1e-14,
-                                                 distribution=True)
+    first = solve_lanes(*args, pay, store, tol=1e-14, distribution=True)
     moved = pay + rng.normal(0.0, 1e-9, pay.shape)
     kept = solve_lanes(*args, moved, store.copy(), tol=1e-14, distribution=True,
-                       known=(dist, hashes, reached))
+                       known=first.memo())
     fresh = solve_lanes(*args, moved, store.copy(), tol=1e-14, distribution=True)
-    same = kept[4] == hashes
+    same = kept.hashes == first.hashes
     assert same.any()
-    assert np.max(np.abs(kept[3] - fresh[3])) <= 1e-15
-    assert np.array_equal(kept[4], fresh[4]) and np.array_equal(kept[5], fresh[5])
+    assert np.max(np.abs(kept.dist - fresh.dist)) <= 1e-15
+    assert np.array_equal(kept.hashes, fresh.hashes)
+    assert np.array_equal(kept.reached, fresh.reached)
 
 
 def test_a_looser_push_leaves_at_most_its_tolerance_and_is_pushed_again(deck):
@@ -115,50 +148,34 @@ def test_a_looser_push_leaves_at_most_its_tolerance_and_is_pushed_again(deck):
     store = deck.packed.storage(lanes)
     loose = solve_lanes(*args, store, tol=1e-14, distribution=True, push_tol=1e-4)
     full = solve_lanes(*args, store.copy(), tol=1e-14, distribution=True)
-    missing = 1.0 - loose[3].sum(axis=1)
+    missing = 1.0 - loose.dist.sum(axis=1)
     assert np.all(missing >= -1e-12) and np.all(missing < 1e-4)
-    assert np.max(np.abs(loose[3] - full[3])) < 1e-4
+    assert np.max(np.abs(loose.dist - full.dist)) < 1e-4
     assert missing.max() > 1e-12  # the test means something: some mass was left in play
-    again = solve_lanes(*args, store.copy(), tol=1e-14, distribution=True,
-                        known=(loose[3], loose[4], loose[5]))
-    assert np.array_equal(again[3], full[3]) and np.array_equal(again[4], full[4])
-
-
-@pytest.mark.parametrize("relax", [1.0, 1.6])
-def test_over_relaxed_sweeps_solve_the_same_lanes(deck, relax):
-    """Over-relaxing the fixed-policy sweeps changes how fast a lane converges, not what it
-    converges to: the values match the default's (and plain sweeps') to the tolerance."""
-    rng = np.random.default_rng(13)
-    lanes = 2 * len(deck.cards)
-    problem = np.tile(np.arange(len(deck.cards)), 2)
-    pay = rng.random((lanes, deck.count))
-    args = (deck.packed, problem, np.arange(lanes), pay)
-    default_store, other_store = deck.packed.storage(lanes), deck.packed.storage(lanes)
-    default = solve_lanes(*args, default_store, tol=1e-14)
-    other = solve_lanes(*args, other_store, tol=1e-14, relax=relax)
-    assert np.max(np.abs(default[0] - other[0])) < 1e-12
-    assert np.max(np.abs(default_store.values - other_store.values)) < 1e-12
+    again = solve_lanes(*args, store.copy(), tol=1e-14, distribution=True, known=loose.memo())
+    assert np.array_equal(again.dist, full.dist) and np.array_equal(again.hashes, full.hashes)
 
 
 def test_twins_are_the_problems_equal_up_to_a_face_swap(deck):
-    """Gold and Diamond are found twins (a coin under one is a diamond under the other) and
-    nothing else is; the one-problem solver, on the explicit actions (no folding, no twins),
-    gives twins the same turn value and the same outcome distribution for any payoffs."""
+    """``plain`` and ``swapped`` are found twins (a coin under one is a diamond under the
+    other) and nothing else is; the one-problem solver, on the explicit actions (no folding,
+    no twins), gives twins the same turn value and the same outcome distribution for any
+    payoffs."""
     twin = deck.packed.twin
     pairs = [(deck.cards[q], deck.cards[p]) for q, p in enumerate(twin) if p != q]
-    assert pairs == [("diamond", "gold")]
+    assert pairs == [("swapped", "plain")]
     rng = np.random.default_rng(11)
-    gold, diamond = deck.cards.index("gold"), deck.cards.index("diamond")
+    plain, swapped = deck.cards.index("plain"), deck.cards.index("swapped")
     for _ in range(3):
         pay = rng.random(deck.count)
-        a, b = (solve(deck.maps[c].explicit(pay)) for c in (gold, diamond))
-        va = deck.maps[gold].first_roll_value(a.value, pay)
-        vb = deck.maps[diamond].first_roll_value(b.value, pay)
+        a, b = (solve(deck.maps[c].explicit(pay)) for c in (plain, swapped))
+        va = deck.maps[plain].first_roll_value(a.value, pay)
+        vb = deck.maps[swapped].first_roll_value(b.value, pay)
         assert abs(va - vb) < 1e-13
-    lanes = solve_lanes(deck.packed, np.array([gold, diamond]), np.arange(2),
+    lanes = solve_lanes(deck.packed, np.array([plain, swapped]), np.arange(2),
                         np.tile(pay, (2, 1)), deck.packed.storage(2), tol=1e-14,
                         distribution=True)
-    assert np.max(np.abs(lanes[3][0] - lanes[3][1])) < 1e-13
+    assert np.max(np.abs(lanes.dist[0] - lanes.dist[1])) < 1e-13
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -224,13 +224,13 @@ def test_batched_lanes_agree_under_the_readings():
     lanes = len(deck.cards)
     pay = rng.random((lanes, deck.count))
     store = deck.packed.storage(1)
-    start, _, residual = solve_lanes(deck.packed, np.arange(lanes),
-                                     np.zeros(lanes, dtype=np.int64), pay, store, tol=1e-14)
-    assert np.all(residual <= 1e-14)
+    out = solve_lanes(deck.packed, np.arange(lanes), np.zeros(lanes, dtype=np.int64), pay,
+                      store, tol=1e-14)
+    assert np.all(out.residual <= 1e-14)
     for lane in range(lanes):
         om = deck.maps[lane]
         single = solve(om.explicit(pay[lane]))
-        assert abs(om.first_roll_value(single.value, pay[lane]) - start[lane]) < 1e-12
+        assert abs(om.first_roll_value(single.value, pay[lane]) - out.start[lane]) < 1e-12
 
 
 @pytest.mark.parametrize(("dice", "card", "default", "any_roll"), [

@@ -46,20 +46,21 @@ from itertools import combinations
 
 import numpy as np
 
+from solver.engine.batch_arrays import (
+    LaneGroups,
+    LaneResult,
+    ProblemArrays,
+    PushArrays,
+    PushMemo,
+    Settings,
+    WarmStart,
+)
 from solver.engine.batch_kernels import LANES, TIE, UNKNOWN, solve_groups
 from solver.engine.orbits import OrbitSpace, face_swap, interchangeable
 from solver.engine.outcomes import OutcomeMap
 
-__all__ = ["LANES", "TIE", "RELAX", "Packed", "WarmStart", "solve_lanes", "reach_words",
-           "twins"]
-
-# Fixed-policy sweeps move each value 1 / (1 - rho) times its change, rho the chance that its
-# kept node's roll comes back to it (the self-loop summed at once, see
-# batch_kernels._evaluate), times RELAX. Measured on 5,000 lanes a step from their solution:
-# over-relaxing on top (1.3, which helped plain sweeps) overshoots and costs Bellman updates
-# (1.70 a lane instead of 1.01). A lane whose sweeps stop shrinking goes back to plain steps,
-# and every round ends with a full Bellman update, so the values solved are the same.
-RELAX = 1.0
+__all__ = ["LANES", "TIE", "LaneResult", "Packed", "PushMemo", "WarmStart", "solve_lanes",
+           "reach_words", "twins"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,11 +70,8 @@ class Packed:
 
     maps: tuple[OutcomeMap, ...]
     orbits: tuple[OrbitSpace, ...]
-    arrays: tuple  # the kernels' problem arguments, in order
-    acts: tuple  # what the push reads: acting states, kept nodes and their rolls (_push_data)
-    modes: np.ndarray
-    n_full: np.ndarray  # full orbits per problem
-    value_off: np.ndarray  # each problem's first column in a slot's row of values
+    problems: ProblemArrays
+    push: PushArrays  # acting states, kept nodes and their rolls (_push_data)
     twin: np.ndarray  # per problem, the first one equal to it up to a face swap (twins)
 
     @staticmethod
@@ -114,41 +112,51 @@ class Packed:
             return np.ascontiguousarray(np.concatenate([np.ravel(p[key]) for p in parts])
                                         .astype(dtype))
 
-        arrays = (
-            n_nodes, below.astype(np.int64), n_full, modes, node_off, mn_off, f_off, mf_off,
-            np.ascontiguousarray(np.concatenate([p["orbits"].child for p in parts])
-                                 .clip(0).astype(np.int64)),
-            flat("dead", np.int64),
-            np.concatenate(walk_all).astype(np.int64) if walk_all else np.zeros(0, np.int64),
-            walk_off,
-            flat("live", np.bool_), flat("acting", np.bool_), flat("stop", np.int64),
-            flat("end", np.int64), flat("bonus_p", np.float64), flat("protect", np.int64),
-            np.array([p["has_protect"] for p in parts], dtype=np.bool_),
-            np.array([p["base"] for p in parts], dtype=np.int64),
-            r_off,
-            np.array([r["mode"] for r in rules], dtype=np.int64),
-            np.array([r["next"] for r in rules], dtype=np.int64),
-            np.concatenate(allowed).astype(np.bool_),
-            np.r_[0, np.cumsum([len(a) for a in allowed])].astype(np.int64),
-            np.concatenate(smap).astype(np.int64),
-            np.r_[0, np.cumsum([len(s) for s in smap])].astype(np.int64),
-            *_offsets([r["touched"] for r in rules]),
-            np.concatenate([r["src"] for r in rules]).astype(np.int64),
-            *_offsets([r["dst"] for r in rules]),
-            flat("locked", np.int64),
-            flat("first_prob", np.float64),
-            np.array(first_ptr, dtype=np.int64),
-            np.array(first_idx, dtype=np.int64),
-            np.array(first_p, dtype=np.float64),
+        touched, touched_off = _offsets([r["touched"] for r in rules])
+        edge_dst, edge_off = _offsets([r["dst"] for r in rules])
+        problems = ProblemArrays(
+            n_nodes=n_nodes, below=below.astype(np.int64), n_full=n_full, modes=modes,
+            node_off=node_off, mn_off=mn_off, f_off=f_off, mf_off=mf_off,
+            child=np.ascontiguousarray(np.concatenate([p["orbits"].child for p in parts])
+                                       .clip(0).astype(np.int64)),
+            dead=flat("dead", np.int64),
+            walk=(np.concatenate(walk_all).astype(np.int64) if walk_all
+                  else np.zeros(0, np.int64)),
+            walk_off=walk_off,
+            live=flat("live", np.bool_), acting=flat("acting", np.bool_),
+            stop=flat("stop", np.int64), end=flat("end", np.int64),
+            bonus_p=flat("bonus_p", np.float64), protect=flat("protect", np.int64),
+            has_protect=np.array([p["has_protect"] for p in parts], dtype=np.bool_),
+            base=np.array([p["base"] for p in parts], dtype=np.int64),
+            rule_off=r_off,
+            rule_mode=np.array([r["mode"] for r in rules], dtype=np.int64),
+            rule_next=np.array([r["next"] for r in rules], dtype=np.int64),
+            allowed=np.concatenate(allowed).astype(np.bool_),
+            allowed_off=np.r_[0, np.cumsum([len(a) for a in allowed])].astype(np.int64),
+            smap=np.concatenate(smap).astype(np.int64),
+            smap_off=np.r_[0, np.cumsum([len(s) for s in smap])].astype(np.int64),
+            touched=touched, touched_off=touched_off,
+            edge_src=np.concatenate([r["src"] for r in rules]).astype(np.int64),
+            edge_dst=edge_dst, edge_off=edge_off,
+            locked=flat("locked", np.int64),
+            first_prob=flat("first_prob", np.float64),
+            first_ptr=np.array(first_ptr, dtype=np.int64),
+            first_idx=np.array(first_idx, dtype=np.int64),
+            first_p=np.array(first_p, dtype=np.float64),
         )
-        value_off = np.r_[0, np.cumsum(modes * n_full)].astype(np.int64)
-        return Packed(tuple(maps), tuple(p["orbits"] for p in parts), arrays, _push_data(parts),
-                      modes, n_full, value_off, twins(tuple(maps)))
+        return Packed(tuple(maps), tuple(p["orbits"] for p in parts), problems,
+                      _push_data(parts), twins(tuple(maps)))
+
+    @property
+    def value_off(self) -> np.ndarray:
+        """Each problem's first column in a slot's row of values (one per mode and full
+        orbit)."""
+        return self.problems.mf_off
 
     def storage(self, slots: int) -> WarmStart:
         """Empty warm-start storage for ``slots`` rows (see :class:`WarmStart`)."""
         width = int(self.value_off[-1])
-        if int(np.max(self.modes * self.arrays[0])) > np.iinfo(np.int16).max:
+        if int(np.max(self.problems.modes * self.problems.n_nodes)) > np.iinfo(np.int16).max:
             raise ValueError("too many lattice nodes for a 16-bit stored policy")
         return WarmStart(np.zeros((slots, width)),
                          np.full((slots, width), UNKNOWN, dtype=np.int16))
@@ -156,25 +164,9 @@ class Packed:
     def values(self, row: np.ndarray, p: int) -> np.ndarray:
         """Problem ``p``'s values in one slot's row, per (mode, full state of the dice space)."""
         orbits = self.orbits[p]
-        n = int(self.n_full[p])
+        n = int(self.problems.n_full[p])
         mine = row[self.value_off[p]:self.value_off[p + 1]].reshape(-1, n)
         return mine[:, orbits.orbit[orbits.space.full] - orbits.below_full]
-
-
-@dataclass(frozen=True)
-class WarmStart:
-    """What each slot's lanes were last solved to: a lane of problem ``p`` keeps its values
-    and its policy (mode by mode, one per full orbit) in its slot's columns from
-    ``Packed.value_off[p]``. A lane that finds a policy evaluates it at its new payoffs before
-    its first Bellman update: where the payoffs moved a little, that update only confirms it
-    (one update per lane instead of two). ``policy`` holds :data:`UNKNOWN` until a lane is
-    solved."""
-
-    values: np.ndarray  # (slots, columns) float64
-    policy: np.ndarray  # (slots, columns) int16: next_mode * nodes + kept node, -1 to stop
-
-    def copy(self) -> WarmStart:
-        return WarmStart(self.values.copy(), self.policy.copy())
 
 
 def _offsets(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -183,7 +175,7 @@ def _offsets(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             np.r_[0, np.cumsum([len(x) for x in items])].astype(np.int64))
 
 
-def _push_data(parts: list[dict]) -> tuple:
+def _push_data(parts: list[dict]) -> PushArrays:
     """The push's arrays: the acting states (flat indices, offsets, each state's index or -1),
     the nodes a rule may keep (per problem, ascending; the index of every node among them, or
     -1) and each such node's roll over the full orbits (a dense row, and the same rows
@@ -219,10 +211,12 @@ def _push_data(parts: list[dict]) -> tuple:
     nonzero = [np.nonzero(r) for r in rows]
     roll_ptr = np.r_[0, np.cumsum(np.concatenate(
         [np.count_nonzero(r, axis=1) for r in rows]))].astype(np.int64)
-    return (cat(acts, np.int64), offsets[0], cat(act_index, np.int64), offsets[1],
-            cat(keep_nodes, np.int64), cat(keep_index, np.int64), cat(roll_p, np.float64),
-            offsets[2], roll_ptr, cat([nz[1] for nz in nonzero], np.int64),
-            cat([r[nz] for r, nz in zip(rows, nonzero, strict=True)], np.float64))
+    return PushArrays(
+        acts=cat(acts, np.int64), acts_off=offsets[0], act_index=cat(act_index, np.int64),
+        keep_off=offsets[1], keep_nodes=cat(keep_nodes, np.int64),
+        keep_index=cat(keep_index, np.int64), roll_p=cat(roll_p, np.float64),
+        roll_off=offsets[2], roll_ptr=roll_ptr, roll_idx=cat([nz[1] for nz in nonzero], np.int64),
+        roll_val=cat([r[nz] for r, nz in zip(rows, nonzero, strict=True)], np.float64))
 
 
 def _acting(om: OutcomeMap) -> np.ndarray:
@@ -354,57 +348,56 @@ def _fold(om: OutcomeMap) -> dict:
 def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.ndarray,
                 value: WarmStart, tol: float = 1e-13, sweeps: int = 12,
                 max_rounds: int = 100_000, distribution: bool = False,
-                known: tuple | None = None, push_tol: float = 1e-16, relax: float = RELAX,
-                start_slot: np.ndarray | None = None):
+                known: PushMemo | None = None, push_tol: float = 1e-16,
+                start_slot: np.ndarray | None = None) -> LaneResult:
     """Solve lanes (``problem[l]``, payoffs ``pay[l, outcome]``) warm-started from and stored
     into ``value``'s slot ``slot[l]`` (see :class:`WarmStart`); with ``start_slot``, started
     from slot ``start_slot[l]`` instead (another state's turn, solved before).
 
     A lane stops when a Bellman update moves no value by more than ``tol``; before the first
     (with a stored policy) and between updates, up to ``sweeps`` fixed-policy sweeps, each
-    self-loop summed at once and over-relaxed by ``relax`` (:data:`RELAX`). With
-    ``max_rounds=0`` nothing is solved or stored: each lane's start value is computed from the
-    values stored in its slot (solved for other payoffs that agree on every outcome but the first
-    roll's), so lanes may then share slots freely. Returns per lane
-    ``(start, rounds, residual)``: the value before the first roll, the Bellman updates made and
-    the last one's largest change. Two lanes may share a slot only
-    if they are of different problems. With ``distribution=True`` a fourth result gives, per
-    lane, the probability of ending in each outcome under the lane's optimal policy (``(lanes,
+    self-loop summed at once. With ``max_rounds=0`` nothing is solved or stored: each lane's
+    start value is computed from the values stored in its slot (solved for other payoffs that
+    agree on every outcome but the first roll's), so lanes may then share slots freely. Two
+    lanes may share a slot only if they are of different problems.
+
+    Returns a :class:`LaneResult`: per lane the value before the first roll, the Bellman
+    updates made and the last one's largest change. With ``distribution=True`` also, per lane,
+    the probability of ending in each outcome under the lane's optimal policy (``(lanes,
     outcomes)``; the turn's value for any other payoffs, under that policy, is then a dot
     product): the mass of the first roll is pushed through the policy, roll after roll, until
-    less than ``push_tol`` of it is still in play (what is left is dropped). A fifth and sixth
-    result give, per lane, a hash of the policy *on the states that push reached* and those
-    states (a bit per acting state, :func:`reach_words` words). ``known = (dist, hashes,
-    reached)`` passes them back: a lane whose policy agrees with the last one on every state the
-    last push reached would push the same mass along the same paths, so it keeps its row exactly
-    and skips the push. The hash also records ``push_tol``: a row pushed to another precision is
+    less than ``push_tol`` of it is still in play (what is left is dropped); and a hash of the
+    policy *on the states that push reached* and those states (a bit per acting state,
+    :func:`reach_words` words). ``known`` (a :class:`PushMemo`, ``LaneResult.memo()``) passes
+    them back: a lane whose policy agrees with the last one on every state the last push
+    reached would push the same mass along the same paths, so it keeps its row exactly and
+    skips the push. The hash also records ``push_tol``: a row pushed to another precision is
     pushed again.
     """
     problem = np.asarray(problem, dtype=np.int64)
     lanes = len(problem)
-    start = np.zeros(lanes)
-    rounds = np.zeros(lanes, dtype=np.int64)
-    residual = np.zeros(lanes)
-    words = reach_words(packed)
     if known is not None:
-        dist = np.ascontiguousarray(known[0], dtype=np.float64).copy()
-        hashes = np.ascontiguousarray(known[1], dtype=np.int64).copy()
-        reached = np.ascontiguousarray(known[2], dtype=np.uint64).copy()
+        memo = PushMemo(np.ascontiguousarray(known.dist, dtype=np.float64).copy(),
+                        np.ascontiguousarray(known.hashes, dtype=np.int64).copy(),
+                        np.ascontiguousarray(known.reached, dtype=np.uint64).copy())
     else:
-        dist = np.zeros((lanes, pay.shape[1]) if distribution else (1, 1))
-        hashes = np.zeros(lanes, dtype=np.int64)
-        reached = np.zeros((lanes if distribution else 1, words), dtype=np.uint64)
+        memo = PushMemo(np.zeros((lanes, pay.shape[1]) if distribution else (1, 1)),
+                        np.zeros(lanes, dtype=np.int64),
+                        np.zeros((lanes if distribution else 1, reach_words(packed)),
+                                 dtype=np.uint64))
+    result = LaneResult(np.zeros(lanes), np.zeros(lanes, dtype=np.int64), np.zeros(lanes),
+                        *memo)
     group_problem, group_lanes = _groups(problem, len(packed.maps))
     slot = np.ascontiguousarray(slot, dtype=np.int64)
     start_slot = slot if start_slot is None else np.ascontiguousarray(start_slot, np.int64)
-    solve_groups(group_problem, group_lanes, slot, start_slot,
-                 np.ascontiguousarray(pay, dtype=np.float64), value.values, value.policy,
-                 packed.value_off, tol,
-                 sweeps, max_rounds, relax, distribution, known is not None, push_tol, start,
-                 rounds, residual, dist, hashes, reached, *packed.acts, *packed.arrays)
+    groups = LaneGroups(group_problem, group_lanes, slot, start_slot,
+                        np.ascontiguousarray(pay, dtype=np.float64))
+    settings = Settings(float(tol), int(sweeps), int(max_rounds), bool(distribution),
+                        known is not None, float(push_tol))
+    solve_groups(groups, value, settings, result, packed.problems, packed.push)
     if distribution:
-        return start, rounds, residual, dist, hashes, reached
-    return start, rounds, residual
+        return result
+    return LaneResult(result.start, result.rounds, result.residual)
 
 
 def _groups(problem: np.ndarray, problems: int) -> tuple[np.ndarray, np.ndarray]:
@@ -426,4 +419,4 @@ def _groups(problem: np.ndarray, problems: int) -> tuple[np.ndarray, np.ndarray]
 def reach_words(packed: Packed) -> int:
     """64-bit words per lane of :func:`solve_lanes`' reached-state bits: one bit per acting
     state of the largest problem."""
-    return max(1, (int(np.max(np.diff(packed.acts[1]))) + 63) // 64)
+    return max(1, (int(np.max(np.diff(packed.push.acts_off))) + 63) // 64)

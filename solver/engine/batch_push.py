@@ -35,24 +35,112 @@ def comes_back(a, m, s, n, roll_p, keep_index):
 
 
 @njit(cache=True)
-def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nodes, n_full,
-              n_modes, node_off, mn_off, f_off, mf_off, live_all, act_index, stop_all, end_all,
-              bonus_p_all, has_protect, first_prob, first_ptr, first_idx, first_p, keep_off,
-              keep_nodes, keep_index_all, roll_p_all, roll_off, roll_ptr, roll_idx,
-              roll_val, locked_all) -> None:
-    """Add to ``dist[row]`` the probability of ending in each outcome under lane ``lane``'s
-    chosen actions (``chosen``: ``(modes * F, LANES)`` codes ``next_mode * N + node``, -1 to
-    stop) and set in ``reached[row]`` the bit of every acting state some mass reaches, until
-    less than ``push_tol`` of the mass is still in play. With a protect bonus, a bust after
-    keeping ``K`` ends in ``K``'s best protected outcome (``bonus_out``): that mass is taken
-    when the dice are kept, not when it lands."""
-    n, nf, modes = n_nodes[p], n_full[p], n_modes[p]
-    mf, mn = mf_off[p], mn_off[p]
-    k0 = keep_off[p]
-    nkeep = keep_off[p + 1] - k0
-    keep_index = keep_index_all[node_off[p]:node_off[p] + n]
-    roll_p = roll_p_all[roll_off[p]:roll_off[p] + nkeep * nf].reshape(nkeep, nf)
-    protects = has_protect[p]
+def push_group(lat, pr, push, lanes, chosen, w, bonus_out, result, settings) -> None:
+    """The outcome distributions of a solved group's lanes (``chosen``: ``(modes * F,
+    LANES)``, ``lanes``: their rows in ``result``, -1 for none): a lane whose policy hash
+    matches the one ``result`` holds keeps its row (``settings.reuse``), lanes with the same
+    policy share one push, the others are pushed; every row's hash is then stored."""
+    p = lat.p
+    acts = push.acts[push.acts_off[p]:push.acts_off[p + 1]]
+    pushing = np.zeros(lanes.shape[0], dtype=np.bool_)
+    walk = lat.walk[lat.walk_off[0]:lat.walk_off[lat.modes]]
+    for lane in range(lanes.shape[0]):
+        row_id = lanes[lane]
+        if row_id < 0:
+            continue
+        if settings.reuse and result.hashes[row_id] == _digest(
+                chosen, result.reached[row_id], acts, lat.protects, bonus_out, walk, lane,
+                settings.push_tol):
+            continue
+        pushing[lane] = True
+        result.dist[row_id, :] = 0.0
+        result.reached[row_id, :] = 0
+    flags = pushing.copy()
+    leader = _same_policy(chosen, acts, lat.protects, bonus_out, walk, pushing)
+    for lane in range(lanes.shape[0]):
+        if pushing[lane]:
+            push_lane(lat, pr, push, lane, lanes[lane], chosen, w, bonus_out, result,
+                      settings.push_tol)
+    for lane in range(lanes.shape[0]):
+        if flags[lane]:
+            row_id = lanes[lane]
+            if leader[lane] != lane:  # the same policy: the same push
+                result.dist[row_id, :] = result.dist[lanes[leader[lane]], :]
+                result.reached[row_id, :] = result.reached[lanes[leader[lane]], :]
+            result.hashes[row_id] = _digest(chosen, result.reached[row_id], acts,
+                                            lat.protects, bonus_out, walk, lane,
+                                            settings.push_tol)
+
+
+@njit(cache=True)
+def _same_policy(chosen, acts, protect, bonus_out, walk, pushing):
+    """For each lane to push, the first such lane of the group with the same policy on every
+    acting state (and, with a protect bonus, the same protected outcome on every node): its
+    push is the same, so only the first is pushed (``pushing`` is cleared for the others)."""
+    lanes = pushing.shape[0]
+    leader = np.arange(lanes)
+    for lane in range(lanes):
+        if not pushing[lane]:
+            continue
+        for other in range(lane):
+            if not pushing[other] or leader[other] != other:
+                continue
+            same = True
+            for j in range(acts.shape[0]):
+                if chosen[acts[j], lane] != chosen[acts[j], other]:
+                    same = False
+                    break
+            if same and protect:
+                for i in range(walk.shape[0]):
+                    if bonus_out[walk[i], lane] != bonus_out[walk[i], other]:
+                        same = False
+                        break
+            if same:
+                leader[lane] = other
+                break
+    for lane in range(lanes):
+        if leader[lane] != lane:
+            pushing[lane] = False
+    return leader
+
+
+@njit(cache=True)
+def _digest(chosen, mask, acts, protect, bonus_out, walk, lane, push_tol):
+    """A hash of what a push follows (the actions chosen on the acting states whose bits are
+    set in ``mask``, and with a protect bonus which outcome each kept node's protected dice
+    end in) and how far it went (``push_tol``)."""
+    step = np.int64(1099511628211)
+    digest = np.int64(1469598103934665603)
+    digest = digest * step + np.int64(np.round(-np.log10(push_tol) * 1000.0))
+    for j in range(acts.shape[0]):
+        if (mask[j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
+            digest = digest * step + np.int64(chosen[acts[j], lane] + 2)
+    if protect:
+        for i in range(walk.shape[0]):
+            digest = digest * step + np.int64(bonus_out[walk[i], lane])
+    return digest
+
+
+@njit(cache=True)
+def push_lane(lat, pr, push, lane, row, chosen, w, bonus_out, result, push_tol) -> None:
+    """Add to ``result.dist[row]`` the probability of ending in each outcome under lane
+    ``lane``'s chosen actions (``chosen``: ``(modes * F, LANES)`` codes ``next_mode * N +
+    node``, -1 to stop) and set in ``result.reached[row]`` the bit of every acting state some
+    mass reaches, until less than ``push_tol`` of the mass is still in play. With a protect
+    bonus, a bust after keeping ``K`` ends in ``K``'s best protected outcome (``bonus_out``):
+    that mass is taken when the dice are kept, not when it lands."""
+    p, n, nf, modes = lat.p, lat.n, lat.n_full, lat.modes
+    mf, mn = lat.mf, lat.mn
+    dist, reached = result.dist, result.reached
+    k0 = push.keep_off[p]
+    nkeep = push.keep_off[p + 1] - k0
+    keep_index, roll_p = lat.keep_index, lat.roll_p
+    keep_nodes, act_index = push.keep_nodes, push.act_index
+    live_all, stop_all, end_all = pr.live, pr.stop, pr.end
+    first_ptr, first_prob, first_idx, first_p = (pr.first_ptr, pr.first_prob, pr.first_idx,
+                                                 pr.first_p)
+    roll_ptr, roll_idx, roll_val = push.roll_ptr, push.roll_idx, push.roll_val
+    protects = lat.protects
     states = modes * nf
     mine = np.empty(states, dtype=np.int64)  # the lane's policy, contiguous (for SIMD)
     for flat in range(states):
@@ -92,11 +180,11 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
         fill[u] += 1
         rho[u] += comes_back(a, flat // nf, flat % nf, n, roll_p, keep_index)
     order = _order(key_of, nkeep, w, lane, keep_nodes[k0:k0 + nkeep],
-                   locked_all[node_off[p]:node_off[p] + n])
+                   pr.locked[pr.node_off[p]:pr.node_off[p] + n])
     arrived = np.zeros(states)
     for s in range(nf):
-        lo, hi = first_ptr[f_off[p] + s], first_ptr[f_off[p] + s + 1]
-        q = first_prob[f_off[p] + s]
+        lo, hi = first_ptr[pr.f_off[p] + s], first_ptr[pr.f_off[p] + s + 1]
+        q = first_prob[pr.f_off[p] + s]
         if hi > lo:
             for k in range(lo, hi):
                 dist[row, first_idx[k]] += q * first_p[k]
@@ -131,7 +219,7 @@ def push_lane(p, lane, row, chosen, w, bonus_out, dist, reached, push_tol, n_nod
                     reached[row, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
             if protects:
                 node = keep_nodes[k0 + ki]
-                dist[row, bonus_out[node, lane]] += total * bonus_p_all[mn + nx * n + node]
+                dist[row, bonus_out[node, lane]] += total * pr.bonus_p[mn + nx * n + node]
         left = 0.0
         for u in range(used):
             inflow = 0.0

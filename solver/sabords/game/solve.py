@@ -256,8 +256,8 @@ class GameSolver:
         self.stats["sweeps"][name] = step
         self.stats["residual"][name] = residual
         self.plays[name] = self.dist.copy()
-        self.card_plays[name] = self._per_card(memo[0])
-        self.hashes[name] = self._per_card(memo[1])
+        self.card_plays[name] = self._per_card(memo.dist)
+        self.hashes[name] = self._per_card(memo.hashes)
 
     def _per_card(self, solved: np.ndarray) -> np.ndarray:
         return self.deck.lanes.per_card(solved)
@@ -332,8 +332,8 @@ class GameSolver:
             out[name] = float(np.max(np.abs(applied - table.ravel())))
             if record:
                 self.plays[name] = self.dist.copy()
-                self.card_plays[name] = self._per_card(memo[0])
-                self.hashes[name] = self._per_card(memo[1])
+                self.card_plays[name] = self._per_card(memo.dist)
+                self.hashes[name] = self._per_card(memo.hashes)
         last = self.last.copy()
         self._last_groups = None
         out["last"] = self.solve_last(tol)

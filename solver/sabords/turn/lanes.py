@@ -84,16 +84,16 @@ class DeckLanes:
         """Warm-start storage for the turns of ``slots`` states."""
         return self.deck.packed.storage(slots)
 
-    def memo(self, slots: int) -> tuple:
+    def memo(self, slots: int):
         """Per state and solved card: the last outcome distribution, its policy's hash and the
-        nodes it reaches (what :func:`~solver.engine.batch.solve_lanes` reuses while a policy
-        holds)."""
-        from solver.engine.batch import reach_words
+        nodes it reaches (a :class:`~solver.engine.batch.PushMemo`: what
+        :func:`~solver.engine.batch.solve_lanes` reuses while a policy holds)."""
+        from solver.engine.batch import PushMemo, reach_words
 
         cards = len(self.solved_cards)
-        return (np.zeros((slots, cards, self.deck.count)),
-                np.zeros((slots, cards), dtype=np.int64),
-                np.zeros((slots, cards, reach_words(self.deck.packed)), dtype=np.uint64))
+        return PushMemo(np.zeros((slots, cards, self.deck.count)),
+                        np.zeros((slots, cards), dtype=np.int64),
+                        np.zeros((slots, cards, reach_words(self.deck.packed)), dtype=np.uint64))
 
     def per_card(self, solved: np.ndarray) -> np.ndarray:
         """Per state, from the solved cards' columns to every card's (a twin reads its
@@ -109,30 +109,30 @@ class DeckLanes:
         instead of its own; ``memo``: per slot and solved card, the last distributions and
         their policies' hashes, reused where the policy has not changed and updated in
         place)."""
-        from solver.engine.batch import solve_lanes
+        from solver.engine.batch import PushMemo, solve_lanes
 
         deck = self.deck
         cards = len(self.solved_cards)
         problem = np.tile(self.solved_cards, len(pay_rows))
         known = None
         if memo is not None:
-            known = (memo[0][slots].reshape(-1, deck.count), memo[1][slots].ravel(),
-                     memo[2][slots].reshape(len(problem), -1))
+            known = PushMemo(memo.dist[slots].reshape(-1, deck.count), memo.hashes[slots].ravel(),
+                             memo.reached[slots].reshape(len(problem), -1))
         out = solve_lanes(
             deck.packed, problem, np.repeat(slots, cards), np.repeat(pay_rows, cards, axis=0),
             store, tol=tol, max_rounds=max_rounds, distribution=distribution, known=known,
             push_tol=push_tol, start_slot=None if start is None else np.repeat(start, cards))
         if memo is not None:
-            memo[0][slots] = out[3].reshape(len(slots), cards, -1)
-            memo[1][slots] = out[4].reshape(len(slots), cards)
-            memo[2][slots] = out[5].reshape(len(slots), cards, -1)
+            memo.dist[slots] = out.dist.reshape(len(slots), cards, -1)
+            memo.hashes[slots] = out.hashes.reshape(len(slots), cards)
+            memo.reached[slots] = out.reached.reshape(len(slots), cards, -1)
         dist = per_card = None
         if distribution:
-            per_card = out[3].reshape(len(pay_rows), cards, -1)
+            per_card = out.dist.reshape(len(pay_rows), cards, -1)
             dist = np.einsum("sco,c->so", per_card, self.solved_weights)
-        values = out[0].reshape(-1, cards) @ self.solved_weights
+        values = out.start.reshape(-1, cards) @ self.solved_weights
         return TurnsSolved(values, dist, per_card, len(problem) if max_rounds else 0,
-                           int(out[1].sum()))
+                           int(out.rounds.sum()))
 
 
 @dataclass(frozen=True)
