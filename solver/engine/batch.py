@@ -66,7 +66,7 @@ __all__ = ["LANES", "TIE", "LaneResult", "Packed", "PushMemo", "WarmStart", "sol
 @dataclass(frozen=True, eq=False)
 class Packed:
     """Several problems over one dice space, each on its orbit lattice, packed into flat
-    arrays for the kernels (see :mod:`solver.engine.batch_kernels` for the layout)."""
+    arrays for the kernels (named structures, :mod:`solver.engine.batch_arrays`)."""
 
     maps: tuple[OutcomeMap, ...]
     orbits: tuple[OrbitSpace, ...]
@@ -377,9 +377,10 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
     problem = np.asarray(problem, dtype=np.int64)
     lanes = len(problem)
     if known is not None:
-        memo = PushMemo(np.ascontiguousarray(known.dist, dtype=np.float64).copy(),
-                        np.ascontiguousarray(known.hashes, dtype=np.int64).copy(),
-                        np.ascontiguousarray(known.reached, dtype=np.uint64).copy())
+        dist, hashes, reached = known
+        memo = PushMemo(np.ascontiguousarray(dist, dtype=np.float64).copy(),
+                        np.ascontiguousarray(hashes, dtype=np.int64).copy(),
+                        np.ascontiguousarray(reached, dtype=np.uint64).copy())
     else:
         memo = PushMemo(np.zeros((lanes, pay.shape[1]) if distribution else (1, 1)),
                         np.zeros(lanes, dtype=np.int64),

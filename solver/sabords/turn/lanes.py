@@ -116,6 +116,7 @@ class DeckLanes:
         problem = np.tile(self.solved_cards, len(pay_rows))
         known = None
         if memo is not None:
+            memo = PushMemo(*memo)
             known = PushMemo(memo.dist[slots].reshape(-1, deck.count), memo.hashes[slots].ravel(),
                              memo.reached[slots].reshape(len(problem), -1))
         out = solve_lanes(
