@@ -26,6 +26,7 @@ def test_reduced_board_self_play_matches_exact(objective):
     assert within(self_play(game, table, objective, 20000, seed=11), exact)
 
 
+@pytest.mark.slow
 def test_full_board_solitaire_self_play():
     game = default_game()
     table = solve_table(game, "solo")

@@ -183,16 +183,19 @@ def test_turn_helper_matches_bruteforce_points() -> None:
         assert models[card].value(util)[0] == pytest.approx(float(start), rel=1e-12), card
 
 
+@pytest.mark.slow
 def test_default_is_a_bellman_fixed_point(default3) -> None:
     assert bellman_residual(default3, 3, T, L) < 1e-11
 
 
+@pytest.mark.slow
 def test_four_dice_is_a_bellman_fixed_point() -> None:
     """Four dice (keeps of one or two dice, Islands of up to 800) on a smaller game."""
     values = solve_reference(4, 300, -100)
     assert bellman_residual(values, 4, 300, -100) < 1e-11
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variants", [("endgame-new-final-round",), ("score-floor-zero",)])
 def test_variants_are_bellman_fixed_points(variants, reading3) -> None:
     low = 0 if "score-floor-zero" in variants else L
@@ -219,6 +222,7 @@ def test_ties_extra_round_is_a_bellman_fixed_point(reading3) -> None:
     assert bellman_residual(values, 3, T, L, ("ties-extra-round",), tie=1 - tb) < 1e-11
 
 
+@pytest.mark.slow
 def test_values_are_probabilities(default3) -> None:
     assert all(0 <= v <= 1 for v in default3.values())
     assert len(default3) == 8 * 8 * 2 + 8 * 18  # top turn with 3 dice: captain CCC, 1800
@@ -229,6 +233,7 @@ def _largest_island_loss(n: int) -> int:
     return max(100 * (n + 2), 200 * n if n >= 4 else 0)
 
 
+@pytest.mark.slow
 def test_last_turn_is_a_race_to_beat_the_trigger(default3) -> None:
     """Where no Island can drop the trigger below T, the last turn is worth
     max P(points > t - m) + 1/2 P(points == t - m): computed directly for each gap."""
