@@ -99,7 +99,7 @@ PARTS: tuple[Part, ...] = (
          readings="solver.sabords.verifier:game_readings",
          closed_forms="solver.sabords.closed_forms:families",
          certify="solver.sabords.reports:certify",
-         certificates="solver.sabords.turn.certify:check_all"),
+         certificates="solver.sabords.reports:check_all"),
     Game("armada", "Gold Armada", "Gold Armada: hold, value, whole-game solve.",
          aliases=("gold-armada",), folder="armada",
          command="solver.armada.cli:armada",

@@ -112,3 +112,78 @@ def test_one_name_per_part_any_case_any_alias():
     assert len(names) == len(set(names))
     with pytest.raises(KeyError):
         game("serve")
+
+
+# Mille Sabords' own layers, lowest first: a module imports its own layer or lower ones only,
+# at module level or inside a function alike (solver/README.md draws them).
+SABORDS_LAYERS = (
+    ("rules", ("names", "rules", "scoring", "dice", "objective", "verifier", "closed_forms")),
+    ("turn", ("turn",)),
+    ("game", ("game",)),
+    ("answers", ("answers",)),
+    ("review", ("review",)),
+    ("cli", ("cli",)),
+    ("entry points", ("reports", "bench")),
+)
+
+
+def _sabords_modules() -> dict[str, Path]:
+    modules = {}
+    for path in (ROOT / "sabords").rglob("*.py"):
+        parts = path.relative_to(ROOT.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+def _sabords_imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The solver.sabords modules a file imports, anywhere in it (``from package import
+    module`` counts as the module)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        assert not (isinstance(node, ast.ImportFrom) and node.level), f"{path}: relative import"
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return {name for name in found if name in modules and modules[name] != path}
+
+
+def _sabords_layer(module: str) -> int:
+    rest = module.removeprefix("solver.sabords.").split(".")[0]
+    for rank, (_, heads) in enumerate(SABORDS_LAYERS):
+        if rest in heads:
+            return rank
+    raise AssertionError(f"{module} is in no layer of SABORDS_LAYERS")
+
+
+def test_sabords_imports_flow_rules_turn_game_answers_cli():
+    modules = _sabords_modules()
+    for name, path in modules.items():
+        if name == "solver.sabords":
+            continue
+        for imported in _sabords_imports(path, modules):
+            if imported == "solver.sabords":
+                continue
+            assert _sabords_layer(imported) <= _sabords_layer(name), \
+                f"{name} ({SABORDS_LAYERS[_sabords_layer(name)][0]}) imports {imported} " \
+                f"({SABORDS_LAYERS[_sabords_layer(imported)][0]})"
+
+
+def test_sabords_modules_import_each_other_in_no_cycle():
+    modules = _sabords_modules()
+    graph = {name: _sabords_imports(path, modules) for name, path in modules.items()}
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            cycle = trail[trail.index(name):] + [name]
+            raise AssertionError("import cycle: " + " -> ".join(cycle))
+        if name in done:
+            return
+        for imported in sorted(graph[name]):
+            visit(imported, trail + [name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])

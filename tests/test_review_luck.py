@@ -13,7 +13,7 @@ import pytest
 
 from solver.sabords.dice import format_dice, parse_dice
 from solver.sabords.game.advice import card_turn_by_payoffs
-from solver.sabords.review.moves import points_pay
+from solver.sabords.review.position import points_pay
 from solver.sabords.review.record import Step, TurnRecord
 from solver.sabords.review.turn import TurnReplay
 from solver.sabords.rules import load_rules

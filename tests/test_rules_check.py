@@ -12,8 +12,8 @@ from solver.rules.check import check_editions, load_research, load_seeds, run_ch
 from solver.rules.claims import stored_claims
 from solver.rules.effects import annotate_points
 from solver.rules.report import ambiguities_markdown, consistency_markdown, summary_markdown
+from solver.sabords.reports import check_all
 from solver.sabords.turn import invariants
-from solver.sabords.turn.certify import check_all
 from solver.util import MODELS_DIR, PROOFS_DIR
 
 

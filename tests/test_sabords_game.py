@@ -8,8 +8,9 @@ import pytest
 
 from solver.engine import solve
 from solver.sabords.game.play import match
-from solver.sabords.game.points import points_distribution
-from solver.sabords.game.two_player import GameSpec, bellman_residuals, solve_game
+from solver.sabords.game.points import points_play_outcomes
+from solver.sabords.game.solved import bellman_residuals, solve_game
+from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 from solver.sabords.turn.model import build_model
 from tests import sabords_game_sim as sim
@@ -94,7 +95,7 @@ def test_the_residual_check_catches_a_wrong_value(five):
 def test_points_play_is_the_match_of_two_points_players(five):
     """Two independent evaluations of points play agree: the solver's (Gauss-Seidel with
     pair steps) and the match of two fixed players (plain sweeps)."""
-    points = points_distribution(five.spec.rules)
+    points = points_play_outcomes(five.spec.rules)
     play = {name: points for name in ("normal", "last", "sudden-death")}
     first, _ = match(five, play, play)
     assert abs(first.win(0, 0) - five.stats["points_play"]["first_player_wins"]) < 1e-12
@@ -179,7 +180,7 @@ def test_the_play_derived_from_a_tables_values_is_its_solved_play(five):
     from dataclasses import replace
 
     from solver.sabords.game.bounds import hit_probability
-    from solver.sabords.game.two_player import with_play
+    from solver.sabords.game.solved import with_play
     from solver.sabords.turn.lanes import deck_turns
 
     derived = with_play(replace(five, plays=None, card_plays=None, hashes=None))

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.sabords.game.two_player import GameSpec, solve_game
+from solver.sabords.game.solved import solve_game
+from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 from tests.sabords_game_reference import solve_reference
 

@@ -102,7 +102,8 @@ def test_treasure_island_says_which_dice_to_protect_for_winning(run, me, opponen
 
     from solver.sabords.dice import format_dice, parse_dice
     from solver.sabords.game.advice import card_turn_values, phase_of
-    from solver.sabords.game.two_player import GameSpec, load_game
+    from solver.sabords.game.solved import load_game
+    from solver.sabords.game.two_player import GameSpec
     from solver.sabords.rules import load_rules
 
     result = run("hold", *ARGS, "--card", "treasure-island", "--me", str(me), "--opponent",

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver.sabords.game.solved import solve_game
 from solver.sabords.game.table.equilibrium import regret, solve_table
 from solver.sabords.game.table.states import NORMAL, RACE, TableSpec, final
-from solver.sabords.game.two_player import GameSpec, solve_game
+from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 from solver.util import InputError
 
@@ -138,7 +139,7 @@ def test_stages_reproduce_the_whole_table_iteration(players, variants, low) -> N
     """The solve by stages (the race, each step of the final round solved once per distinct
     payoff row, normal play) finds the values and the certificate that policy iteration over
     the whole table at once finds, every state's turn solved again at every step."""
-    from solver.sabords.game.points import points_distribution
+    from solver.sabords.game.points import points_play_outcomes
     from solver.sabords.game.table.equilibrium import TableSolver
     from solver.sabords.game.table.simulate import seat_values
 
@@ -154,7 +155,7 @@ def test_stages_reproduce_the_whole_table_iteration(players, variants, low) -> N
         assert solution.stats["regret"] < 1e-12 and solution.stats["converged"]
         assert np.max(np.abs(regret(solution))) < 1e-12
     points = seat_values(solver.layout, solver.succ, solver.order,
-                         [points_distribution(rules)] * players)
+                         [points_play_outcomes(rules)] * players)
     for solution in (staged, whole):
         assert solution.stats["points_play"] == pytest.approx(points.tolist(), abs=1e-12)
     stages = solver.layout.stages()

@@ -111,7 +111,7 @@ def test_hold_with_scores_prints_for_people(capsys) -> None:
 def two_player(spec: GameSpec):
     """The two-player table the four- and five-player rule reads (eight dice: target 500 is
     25 score pairs), solved once for the module."""
-    from solver.sabords.game.two_player import load_game
+    from solver.sabords.game.solved import load_game
 
     return load_game(spec)
 

@@ -7,9 +7,11 @@ import json
 
 import pytest
 
-from solver.sabords.game.table.report import check_proof, write_table_report
+from solver.sabords.game.solved import load_game, with_play
+from solver.sabords.game.table.proof import check_proof
+from solver.sabords.game.table.report import write_table_report
 from solver.sabords.game.table.states import TableSpec
-from solver.sabords.game.two_player import GameSpec, load_game, with_play
+from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 
 RULES = load_rules(("score-floor-zero",)).with_dice(3)
@@ -54,7 +56,7 @@ def test_the_shipped_table_answers_as_the_solve_did(written) -> None:
 
     from solver.sabords.game.table.answers import headline
     from solver.sabords.game.table.equilibrium import solve_table
-    from solver.sabords.game.table.report import shipped_solution
+    from solver.sabords.game.table.proof import shipped_solution
 
     root, summary = written
     spec = TableSpec.of(RULES, 3, 500)

@@ -7,12 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game.points import points_distribution
+from solver.sabords.game.points import points_play_outcomes
+from solver.sabords.game.solved import solve_game, with_play
 from solver.sabords.game.table.equilibrium import TableSolver
 from solver.sabords.game.table.rule import against_exact, at_table, leader_play, rule_dist
 from solver.sabords.game.table.simulate import fixed_play, seat_values, simulate, table_play
 from solver.sabords.game.table.states import TableSpec
-from solver.sabords.game.two_player import GameSpec, solve_game, with_play
+from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 
 RULES = load_rules(("score-floor-zero",)).with_dice(3)
@@ -40,7 +41,7 @@ def test_exact_seats_of_the_equilibrium_are_the_table(three) -> None:
 def test_simulation_agrees_with_exact_seat_values(three) -> None:
     solver, solution = three
     layout = solver.layout
-    points = points_distribution(RULES)
+    points = points_play_outcomes(RULES)
     plays = [solution.dist, points, points]
     exact = seat_values(layout, solver.succ, solver.order, plays)
     sim = simulate(layout.deck, 3, layout.top, layout.low, layout.ends,

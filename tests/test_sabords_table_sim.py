@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game.points import points_distribution
+from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.equilibrium import TableSolver
 from solver.sabords.game.table.states import TableSpec
 from solver.sabords.rules import load_rules
@@ -68,7 +68,7 @@ def test_points_play_agrees_with_simulation(players, dice, target) -> None:
     rules = load_rules(("score-floor-zero",)).with_dice(dice)
     spec = TableSpec.of(rules, players, target)
     solver = TableSolver(spec)
-    dist = points_distribution(rules)
+    dist = points_play_outcomes(rules)
     values = solver.play(dist)
     exact = values[solver.layout.index("normal", [0] * players)]
     assert exact.sum() == pytest.approx(1.0, abs=1e-12)

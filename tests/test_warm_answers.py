@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game.two_player import GameSpec, load_game
+from solver.sabords.game.solved import load_game
+from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 
 RULES = load_rules(())

@@ -439,7 +439,7 @@ def test_a_real_server_keeps_the_http_promises(tmp_path):
 # -- slow tables -------------------------------------------------------------------------------
 
 def test_a_cold_whole_game_is_built_once_in_the_background(client, monkeypatch):
-    import solver.sabords.game.two_player as game_module
+    import solver.sabords.game.solved as game_module
 
     solves = []
     real = game_module.solve_game
@@ -473,7 +473,7 @@ def test_a_cold_whole_game_is_built_once_in_the_background(client, monkeypatch):
 
 
 def test_a_failed_build_is_reported_once_then_retried(client, monkeypatch):
-    import solver.sabords.game.two_player as game_module
+    import solver.sabords.game.solved as game_module
 
     def broken(spec, *args, **kwargs):
         raise RuntimeError("out of\nmemory")
@@ -548,10 +548,11 @@ def test_the_shipped_table_answers_without_a_solve(cache, monkeypatch, tmp_path_
     """A whole game whose table ships in proofs/ (same rules, target, lowest score) is
     answered from it at once, also when the cache folder cannot be used (a regular file
     here); one solved under other rules is not used."""
-    import solver.sabords.game.two_player as game_module
+    import solver.sabords.game.solved as game_module
     from solver.sabords.answers import game_answer
     from solver.sabords.game.report import _proof
-    from solver.sabords.game.two_player import GameSpec, load_game
+    from solver.sabords.game.solved import load_game
+    from solver.sabords.game.two_player import GameSpec
     from solver.sabords.rules import load_rules
 
     table = load_game(GameSpec(load_rules(()), 500))  # built by the tests above, or now

@@ -151,7 +151,7 @@ def test_the_server_reads_the_cache_entries_the_solvers_write(three_players):
 
     load_table(three_players, use_cache=True)
     assert whole_path(three_players).exists()
-    from solver.sabords.game.two_player import load_game
+    from solver.sabords.game.solved import load_game
 
     load_play(load_game(three_players.game))
     assert play_path(three_players.game).exists()

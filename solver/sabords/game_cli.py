@@ -53,7 +53,7 @@ def game_table(use_cache: bool = True):
     """The command line's source of game tables: from the cache; else, for a position or a
     hold, the table shipped in ``proofs/`` when it is the game asked about (what the web
     server reads); else solved on the spot (minutes, once; progress on stderr)."""
-    from solver.sabords.game.two_player import cache_path, load_game, shipped_table
+    from solver.sabords.game.solved import cache_path, load_game, shipped_table
 
     def source(spec, headline: bool = False):
         path = cache_path(spec)

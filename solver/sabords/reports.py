@@ -13,10 +13,12 @@ import numpy as np
 
 from solver.games import SolveRun
 from solver.sabords.dice import format_dice
+from solver.sabords.game.report import check_proof as check_game
+from solver.sabords.game.table.proof import check_proof as check_table
 from solver.sabords.objective import Objective
 from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules
-from solver.sabords.turn.certify import action_text
-from solver.sabords.turn.solve import TurnSolution, points_distribution, solve_turn
+from solver.sabords.turn.certify import action_text, check_certificate
+from solver.sabords.turn.solve import TurnSolution, solve_turn, turn_points_distribution
 from solver.sabords.verifier import readings_of
 from solver.util import PROOFS_DIR, atomic_write_bytes, atomic_write_text, dumps_json
 
@@ -40,7 +42,7 @@ def card_rows(rules: Rules) -> list[dict]:
     rows = []
     for card in CARDS:
         sol = solve_turn(card, POINTS, rules)
-        dist = points_distribution(sol)
+        dist = turn_points_distribution(sol)
         row = {
             "card": card,
             "title": rules.card(card).title,
@@ -215,6 +217,17 @@ def write_certificates(rules: Rules, proofs_dir: Path = PROOFS_DIR) -> list[Path
 def certify(proofs_dir: Path) -> None:
     """``make solve``'s certificate step: every card's certificates under the default rules."""
     write_certificates(load_rules(), proofs_dir)
+
+
+def check_all(proofs_dir: Path = PROOFS_DIR) -> dict[str, list[str]]:
+    """Re-verify every certificate file in ``proofs/sabords/``: {file name: problems}. The
+    whole-game table (``game-*.json``) is checked by recomputing its Bellman residual, the
+    three-player table (``table-*.json``) by recomputing its regret on a seeded sample."""
+    checks = {"game-": check_game, "table-": check_table}
+    return {path.name: next((check for start, check in checks.items()
+                             if path.name.startswith(start)), check_certificate)(path)
+            for path in sorted((proofs_dir / "sabords").glob("*.json"))
+            if path.name != "variants.json"}
 
 
 def write_reports(run: SolveRun) -> None:

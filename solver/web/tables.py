@@ -66,7 +66,7 @@ class GameTables:
     def __call__(self, spec: GameSpec, headline: bool = False) -> GameTable:
         """The table for ``spec`` (``headline``: one with the solve's statistics, so never
         the shipped values alone)."""
-        from solver.sabords.game.two_player import cache_path, load_game
+        from solver.sabords.game.solved import cache_path, load_game
 
         path = cache_path(spec)
         if not headline and (path is None or not path.exists()):
@@ -96,7 +96,7 @@ class GameTables:
     def shipped(self, spec: GameSpec) -> GameTable | None:
         """The table shipped in ``proofs/sabords/game-<target>.json`` if it was solved for
         exactly ``spec`` (rules file, variants, target, lowest score), else None."""
-        from solver.sabords.game.two_player import shipped_table
+        from solver.sabords.game.solved import shipped_table
 
         memo = json.dumps(spec.key(), sort_keys=True)
         with self._lock:
@@ -180,7 +180,7 @@ class WholeTables:
                 f"the {spec.players}-player table at target {spec.game.target} with scores "
                 f"down to {spec.game.low} has {states:,} states; this version solves up to "
                 f"{MAX_STATES:,} (a smaller target, or two scores)")
-        from solver.sabords.game.table.report import shipped_solution
+        from solver.sabords.game.table.proof import shipped_solution
 
         path = whole_path(spec)  # the table make solve ships is cached at once (a JSON read)
         if path is not None and not path.exists() and shipped_solution(spec) is None:

@@ -3,7 +3,7 @@
 Under that policy a turn's outcome does not depend on the scores, so each card's turn is one
 fixed distribution over the deck's outcomes (:func:`solver.sabords.turn.lanes.deck_turns`), and
 the game under points play is a Markov chain the game solver evaluates exactly
-(``solve_game(spec, fixed=points_distribution(rules))``). It is the baseline the whole-game
+(``solve_game(spec, fixed=points_play_outcomes(rules))``). It is the baseline the whole-game
 solution is compared with, and the optimal solve's starting point.
 """
 
@@ -54,8 +54,9 @@ def card_distribution(card_index: int, rules: Rules) -> np.ndarray:
 
 
 @cache
-def points_distribution(rules: Rules) -> np.ndarray:
-    """P(outcome) of one turn of the deck (a card drawn, then played to maximise points)."""
+def points_play_outcomes(rules: Rules) -> np.ndarray:
+    """The probability of each of the deck's turn outcomes (:func:`deck_turns`' outcome table)
+    when a card is drawn and the turn played to maximise points."""
     deck = deck_turns(rules)
     return sum(w * card_distribution(i, rules) for i, w in enumerate(deck.weights))
 
@@ -64,4 +65,4 @@ def expected_points(rules: Rules) -> float:
     """The deck's expected points per turn under points play (a check against the turn
     solver's deck value)."""
     deck = deck_turns(rules)
-    return float(points_distribution(rules) @ deck.own) * UNIT
+    return float(points_play_outcomes(rules) @ deck.own) * UNIT

@@ -22,8 +22,9 @@ from solver.sabords.game.advice import game_hold
 from solver.sabords.game.bounds import hit_probability
 from solver.sabords.game.deck import simulate
 from solver.sabords.game.play import match, seats
-from solver.sabords.game.points import points_distribution
-from solver.sabords.game.two_player import GameSpec, GameTable, load_game, read_proof, with_play
+from solver.sabords.game.points import points_play_outcomes
+from solver.sabords.game.solved import load_game, read_proof, with_play
+from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.rules import load_rules
 from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
 
@@ -165,7 +166,7 @@ def _played(spec: GameSpec, start: GameTable | None = None) -> GameTable:
 def _thumbs(table: GameTable) -> list[dict]:
     """Rules of thumb as ways of playing each phase, each played against the exact policy
     in both seats: the P(win) it gives away."""
-    points = points_distribution(table.spec.rules)
+    points = points_play_outcomes(table.spec.rules)
     optimal = table.plays
     rules = [
         ("Maximise each turn's expected points, always", "every turn",
@@ -212,7 +213,7 @@ CHECK_SAMPLE: int | None = None  # None: every state (make check); the tests spo
 def check_proof(path: Path) -> list[str]:
     """Problems with a stored game table: other rules, or a Bellman residual above the
     limit in any phase (every turn solved again from the stored values)."""
-    from solver.sabords.game.two_player import bellman_residuals
+    from solver.sabords.game.solved import bellman_residuals
 
     try:
         table = read_proof(path)

@@ -26,27 +26,12 @@ the four- and five-player rule, which values the mover's turns only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
-import numpy as np
-
+from solver.sabords.review.position import Position, next_position, points_pay, turn_doc
 from solver.sabords.review.record import GameRecord, parse_record
 from solver.sabords.review.turn import TurnReplay
-from solver.sabords.turn.lanes import UNIT
 from solver.util import InputError
-
-
-@dataclass
-class Position:
-    """Before a turn of the two-player game: the scores by player, who moves, the phase."""
-
-    scores: list[int]
-    mover: int
-    phase: str
-    over: bool = False
-    result: tuple[float, ...] | None = None
-    wins: list[float] | None = None  # every player's value here
 
 
 def review_answer(text: str, table_source: Callable, name: str | None = None,
@@ -90,11 +75,11 @@ def _review(record: GameRecord, objective: str, turns, values: dict | None = Non
     done, events, trace = [], [], []
     start = None
     position = None
-    for turn_doc, review, now in turns:
+    for doc, review, now in turns:
         position = now
-        done.append(turn_doc)
+        done.append(doc)
         events += review.events
-        trace.append({"turn": turn_doc["turn"], "player": turn_doc["player"],
+        trace.append({"turn": doc["turn"], "player": doc["player"],
                       "values": [[label, value] for label, value in review.trace]})
         if objective == "win" and values["identity"]:  # the rule gives the mover's only
             trace[-1]["wins"] = review.wins
@@ -127,11 +112,6 @@ def _summary(players, objective, turns, events, starts, position) -> list[dict]:
 
 
 # -- the turn-by-turn review ----------------------------------------------------------------
-def points_pay(own, loss, win):
-    """The payoff of the turn-by-turn review: the outcome's own points."""
-    return np.asarray(own, dtype=np.float64) * UNIT
-
-
 @cache
 def _deck_value(rules) -> float:
     """Expected points of a turn before the card (the deck's frequencies)."""
@@ -188,49 +168,3 @@ def _game_turns(record: GameRecord, table):
         if position.over:
             doc["result"] = list(position.result)
         yield doc, review, position
-
-
-def turn_doc(turn, review, before: float, position: Position | None) -> dict:
-    doc = {"turn": turn.number, "player": turn.player, "card": turn.card,
-           "rolls": len(turn.steps), "end": review.end, "points": review.own,
-           "opponents_lose": review.loss, "before": before, "after": review.value}
-    if review.win:
-        doc["instant_win"] = True
-    if position is not None:
-        doc.update(scores_before=list(position.scores), phase=position.phase)
-    return doc
-
-
-def next_position(position: Position, review, spec) -> Position:
-    """The position after a turn ending in ``review``'s outcome (the rules of
-    :class:`~solver.sabords.game.two_player.GameTable`: the last turn, sudden death, the floor)."""
-    m = position.mover
-    scores = list(position.scores)
-    low, target = spec.low, spec.target
-    floor = spec.rules.score_floor == "zero"
-    scores[m] += review.own
-    scores[1 - m] -= review.loss
-    if floor:
-        scores = [max(s, low) for s in scores]
-    win = [0.0, 0.0]
-    win[m] = 1.0
-    if review.win:
-        return Position(scores, m, position.phase, True, tuple(win))
-    if position.phase == "normal":
-        if scores[m] >= target:
-            return Position(scores, 1 - m, "last")
-        return Position(scores, 1 - m, "normal")
-    if position.phase == "sudden-death":
-        if scores[m] >= target:
-            return Position(scores, m, "sudden-death", True, tuple(win))
-        return Position(scores, 1 - m, "sudden-death")
-    trigger = 1 - m  # the last turn
-    if scores[trigger] >= target:
-        if scores[m] == scores[trigger]:
-            return Position(scores, m, "last", True, (0.5, 0.5))
-        winner = m if scores[m] > scores[trigger] else trigger
-        result = [0.0, 0.0]
-        result[winner] = 1.0
-        return Position(scores, m, "last", True, tuple(result))
-    back = "sudden-death" if spec.rules.endgame == "race-wins-at-once" else "normal"
-    return Position(scores, trigger, back)

@@ -5,7 +5,7 @@ Each turn is played on the same solved turn the review reads
 (:class:`~solver.sabords.review.turn.TurnReplay`'s options), by a player who takes the best
 option, or with probability ``blunder`` a uniformly random one; the scores and the end of
 the game are the review's own (:class:`~solver.sabords.review.turn.TurnReplay` and
-:func:`~solver.sabords.review.moves.next_position`): nothing here scores dice.
+:func:`~solver.sabords.review.position.next_position`): nothing here scores dice.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def simulate_record(rules: Rules, players: tuple[str, ...], target: int | None, 
     played on :class:`~solver.sabords.review.table.TableGame`'s turns (``whole``: the
     three-player table's source)."""
     from solver.sabords.game.advice import card_turn_by_payoffs, card_turn_values
-    from solver.sabords.review.moves import Position, next_position, points_pay
+    from solver.sabords.review.position import Position, next_position, points_pay
 
     rng = np.random.default_rng(seed)
     table = game = None

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solver.sabords.review.moves import Position, turn_doc
+from solver.sabords.review.position import Position, turn_doc
 from solver.sabords.review.record import GameRecord
 from solver.sabords.review.turn import TurnReplay
 from solver.sabords.turn.lanes import UNIT, card_turn

@@ -174,17 +174,3 @@ def check_certificate(path: Path) -> list[str]:
         return check_document(doc, rules_of(doc))
     except (OSError, ValueError, KeyError, TypeError) as err:
         return [f"unreadable certificate {path.name}: {err}"]
-
-
-def check_all(proofs_dir: Path = PROOFS_DIR) -> dict[str, list[str]]:
-    """Re-verify every certificate file in ``proofs/sabords/``: {file name: problems}. The
-    whole-game table (``game-*.json``) is checked by recomputing its Bellman residual, the
-    three-player table (``table-*.json``) by recomputing its regret on a seeded sample."""
-    from solver.sabords.game.report import check_proof
-    from solver.sabords.game.table.report import check_proof as check_table
-
-    checks = {"game-": check_proof, "table-": check_table}
-    return {path.name: next((check for start, check in checks.items()
-                             if path.name.startswith(start)), check_certificate)(path)
-            for path in sorted((proofs_dir / "sabords").glob("*.json"))
-            if path.name != "variants.json"}

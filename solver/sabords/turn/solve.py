@@ -123,9 +123,9 @@ def action_table(sol: TurnSolution, mode: int, position: int):
 __all__ = ["STOP", "TurnSolution", "solve_turn", "action_table"]
 
 
-def points_distribution(sol: TurnSolution) -> dict[int, float]:
-    """Distribution of the turn's own points under the solution's policy, before the first
-    roll: {points: probability}. The Island of Skulls scores 0 for the player."""
+def turn_points_distribution(sol: TurnSolution) -> dict[int, float]:
+    """The turn's own points under the solution's policy, before the first roll, as
+    {points: probability}. The Island of Skulls scores 0 for the player."""
     model = sol.model
     problem = model.problem
     stop_own = np.where(model.stop_is_bust, model.busts.own, model.stops.own)

@@ -113,7 +113,7 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
             f"{MAX_STATES:,} (a smaller --target, or --players 2)")
 
     def build() -> dict[str, np.ndarray]:
-        from solver.sabords.game.table.report import shipped_solution
+        from solver.sabords.game.table.proof import shipped_solution
 
         solution = shipped_solution(spec)  # the table make solve ships, when it is this one
         if solution is None:
@@ -229,7 +229,7 @@ def load_play(table: GameTable, *, use_cache: bool = True) -> GameTable:
     """The two-player table with its play (each state's optimal outcome distribution), which
     the rule plays; the distributions are cached beside the table."""
     from solver.cache import load_or_build
-    from solver.sabords.game.two_player import with_play
+    from solver.sabords.game.solved import with_play
 
     def build() -> dict[str, np.ndarray]:
         return {name: np.atleast_2d(dist) for name, dist in with_play(table).plays.items()}
@@ -256,13 +256,13 @@ def _rule_label() -> dict:
 def rule_headline(table: GameTable, players: int) -> dict:
     """``game --players 4|5``: each seat's simulated P(win) when every seat plays the rule,
     and when every seat plays for points (``table``: the two-player table with its play)."""
-    from solver.sabords.game.points import points_distribution
+    from solver.sabords.game.points import points_play_outcomes
     from solver.sabords.game.table.simulate import fixed_play
 
     spec = table.spec
     rule = _simulate_rule(table, players, [leader_play(table, players)] * players)
     points = _simulate_rule(table, players,
-                            [fixed_play(points_distribution(spec.rules))] * players)
+                            [fixed_play(points_play_outcomes(spec.rules))] * players)
     return {"players": players, "target": spec.target, "variants": list(spec.rules.variants),
             **_rule_label(), "seat_wins": rule["seat_wins"],
             "standard_errors": rule["standard_errors"],

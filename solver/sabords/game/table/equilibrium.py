@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.sabords.game.points import points_distribution
+from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.linear import evaluate
 from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
 
@@ -129,7 +129,7 @@ class TableSolver:
                 raise AssertionError(f"stage {stage.names} reads a state not solved before it")
             ready[rows] = True
         dist = np.empty((layout.states, layout.deck.count))
-        dist[:] = points_distribution(layout.spec.rules)
+        dist[:] = points_play_outcomes(layout.spec.rules)
         values = self.play(dist, stages)
         points_seats = values[layout.index(NORMAL, [0] * layout.players)].copy()
         if self.progress:

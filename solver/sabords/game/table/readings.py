@@ -59,14 +59,14 @@ def play_on(rules: Rules, players: int, games: int, seed: int) -> dict:
     play, ``games`` seeded games from the opening at the rules' target; see the module
     docstring): how often a game reaches a disputed position, and the share of games whose
     result changes."""
-    from solver.sabords.game.points import points_distribution
+    from solver.sabords.game.points import points_play_outcomes
     from solver.sabords.game.table.simulate import fixed_play
     from solver.sabords.game.two_player import GameSpec
     from solver.sabords.turn.lanes import deck_turns
 
     spec = GameSpec(rules, None, None)
     other = load_rules(rules.variants + (PLAY_ON,)).with_dice(rules.dice)
-    seats = [fixed_play(points_distribution(rules))] * players
+    seats = [fixed_play(points_play_outcomes(rules))] * players
     return {"players": players, "target": spec.target, "games": games, "play": "points",
             **coupled_change(deck_turns(rules), spec.top, spec.bottom, EndRules.of(rules),
                              EndRules.of(other), seats, games, seed)}

@@ -109,14 +109,14 @@ def at_table(table: GameTable, players: int, games: int, seed: int) -> dict:
     """The rule at a table of ``players`` by seeded simulation (``games`` games a line): every
     seat playing points, every seat playing the rule, and the rule in each seat against points
     players (its gain over the points player of that seat, with its standard error)."""
-    from solver.sabords.game.points import points_distribution
+    from solver.sabords.game.points import points_play_outcomes
     from solver.sabords.game.table.simulate import fixed_play, simulate
     from solver.sabords.turn.lanes import deck_turns
 
     spec = table.spec
     rules = spec.rules
     deck = deck_turns(rules)
-    points, rule = fixed_play(points_distribution(rules)), leader_play(table, players)
+    points, rule = fixed_play(points_play_outcomes(rules)), leader_play(table, players)
     ends = EndRules.of(rules)
 
     def run(seats, offset):
