@@ -1,4 +1,4 @@
-"""Answers about the whole table (solver.sabords.game.table.answers, through the same queries the
+"""Answers about the whole table (solver.sabords.game.table.positions, through the same queries the
 command line and the web call): positions, their phases, and what to hold, on a reduced game
 (three dice) so that the table solves in seconds."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from solver.sabords.answers import _table_hold, game_answer
-from solver.sabords.game.table.answers import parse_scores, phase_of
 from solver.sabords.game.table.equilibrium import solve_table
+from solver.sabords.game.table.positions import parse_scores, phase_of
 from solver.sabords.game.table.states import NORMAL, RACE, Layout, TableSpec, final
 from solver.sabords.game.two_player import GameSpec
 from solver.util import InputError
@@ -169,7 +169,7 @@ def test_bad_positions_are_one_line(argv, capsys) -> None:
 def test_a_cache_entry_that_is_not_this_table_is_rebuilt(capsys) -> None:
     """A whole entry (checksum right) holding other arrays is solved again, not trusted."""
     from solver.cache import load_or_build
-    from solver.sabords.game.table.answers import _table_entry, load_table, table_path
+    from solver.sabords.game.table.positions import _table_entry, load_table, table_path
 
     spec = TableSpec.of(_rules().with_dice(3), 3, 300)
     kind, key, label = _table_entry(spec)

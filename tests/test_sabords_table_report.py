@@ -54,8 +54,8 @@ def test_the_shipped_table_answers_as_the_solve_did(written) -> None:
     """A fresh clone's first three-player query reads the table make solve ships."""
     import numpy as np
 
-    from solver.sabords.game.table.answers import headline
     from solver.sabords.game.table.equilibrium import solve_table
+    from solver.sabords.game.table.positions import headline
     from solver.sabords.game.table.proof import shipped_solution
 
     root, summary = written
@@ -97,8 +97,8 @@ def test_departures_are_what_hold_answers(written) -> None:
     P(win); points play's choice (hold's points_best) and the rule's (the two-player hold at
     my score against the leader) cost what the report says."""
     from solver.sabords.game.advice import game_hold, hold_by_payoffs
-    from solver.sabords.game.table.answers import mover_payoffs, rule_hold_position
     from solver.sabords.game.table.equilibrium import solve_table
+    from solver.sabords.game.table.positions import mover_payoffs, rule_hold_position
 
     root, summary = written
     d = summary["departures"]

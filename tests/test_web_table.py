@@ -39,7 +39,7 @@ def three_players():
     """The three-player table at target 300, floored at zero, solved once per session into
     the session's cache (every later load, the server's and the CLI's, reads it)."""
     from solver.sabords.answers import game_spec
-    from solver.sabords.game.table.answers import load_table
+    from solver.sabords.game.table.positions import load_table
     from solver.sabords.game.table.states import TableSpec
 
     spec = TableSpec(game_spec(TARGET, VARIANTS), 3)
@@ -146,7 +146,7 @@ def test_two_scores_are_the_two_player_answer(client):
 
 def test_the_server_reads_the_cache_entries_the_solvers_write(three_players):
     """The paths the server checks before it answers "building" are the solvers' own."""
-    from solver.sabords.game.table.answers import load_play, load_table
+    from solver.sabords.game.table.positions import load_play, load_table
     from solver.web.tables import play_path, whole_path
 
     load_table(three_players, use_cache=True)
@@ -160,7 +160,7 @@ def test_the_server_reads_the_cache_entries_the_solvers_write(three_players):
 def test_a_cold_whole_table_is_built_in_the_background(client, monkeypatch):
     """A three-player table not in the cache is queued (the request answers 202 at once);
     here the solve is stopped by the test, so the failure is reported once (503)."""
-    import solver.sabords.game.table.answers as answers
+    import solver.sabords.game.table.positions as answers
 
     solves = []
 

@@ -96,7 +96,7 @@ def game_answer(table: TableSource, *, me: int | None = None, opponent: int | No
                 whole: Callable | None = None) -> dict:
     """``treasure sabords game --json``: the headline without a position (for ``players``,
     default two); with ``me`` and ``opponent``, or ``scores`` (mine first, then the others in
-    playing order; ``trigger``, ``race``: see :mod:`solver.sabords.game.table.answers`), my P(win)
+    playing order; ``trigger``, ``race``: see :mod:`solver.sabords.game.table.positions`), my P(win)
     + shares of ties before the card (or with ``card`` drawn). ``whole`` gives the solved
     table of three players or more for a :class:`~solver.sabords.game.table.states.TableSpec`."""
     from solver.sabords.game.advice import phase_of, position
@@ -135,7 +135,7 @@ def _scores(me, opponent, sudden_death, scores, trigger, race) -> tuple[int, ...
             raise InputError("--trigger and --race go with --scores")
         return None
     # only now: the whole table's modules bring numba (0.8 s of start-up for every hold)
-    from solver.sabords.game.table.answers import parse_scores
+    from solver.sabords.game.table.positions import parse_scores
     from solver.sabords.rules import load_rules
 
     if me is not None or opponent is not None or sudden_death:
@@ -158,7 +158,7 @@ def _table_spec(spec: GameSpec, players: int):
 
 
 def _table_headline(whole, table: TableSource, spec: GameSpec, players: int) -> dict:
-    from solver.sabords.game.table.answers import headline, load_play, rule_headline
+    from solver.sabords.game.table.positions import headline, load_play, rule_headline
 
     table_spec = _table_spec(spec, players)
     if players > EXACT_PLAYERS:
@@ -168,7 +168,7 @@ def _table_headline(whole, table: TableSource, spec: GameSpec, players: int) -> 
 
 def _table_position(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ...],
                     trigger, race, card) -> dict:
-    from solver.sabords.game.table.answers import load_play, phase_of, position, rule_position
+    from solver.sabords.game.table.positions import load_play, phase_of, position, rule_position
     from solver.sabords.game.table.states import Layout
 
     table_spec = _table_spec(spec, len(scores))
@@ -190,7 +190,7 @@ def _table_hold(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ..
     (three players), or as the rule plays it (four and five: the two-player table at my score
     against the leader's, labelled)."""
     from solver.sabords.game.advice import game_hold, hold_by_payoffs
-    from solver.sabords.game.table.answers import mover_payoffs, phase_of, rule_hold_position
+    from solver.sabords.game.table.positions import mover_payoffs, phase_of, rule_hold_position
     from solver.sabords.game.table.rule import RULE, RULE_TITLE
     from solver.sabords.game.table.states import Layout
     from solver.sabords.objective import Objective

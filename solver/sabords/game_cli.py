@@ -72,7 +72,7 @@ def whole_table(use_cache: bool = True):
     that a two-player or turn ``hold`` does not need)."""
 
     def source(spec):
-        from solver.sabords.game.table.answers import load_table
+        from solver.sabords.game.table.positions import load_table
 
         return load_table(spec, use_cache=use_cache, progress=True)
     return source

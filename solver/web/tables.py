@@ -147,17 +147,17 @@ PLAY_SECONDS_AT_6000 = 85.0
 def whole_path(spec):
     """Where the cache keeps the whole table for ``spec`` (a
     :class:`~solver.sabords.game.table.states.TableSpec`; None when the cache cannot be used): the
-    key :func:`solver.sabords.game.table.answers.load_table` stores it under (a test checks that
+    key :func:`solver.sabords.game.table.positions.load_table` stores it under (a test checks that
     the two agree)."""
-    from solver.sabords.game.table.answers import table_path
+    from solver.sabords.game.table.positions import table_path
 
     return table_path(spec)
 
 
 def play_path(spec: GameSpec):
     """Where the cache keeps the two-player table's play, which the four- and five-player
-    rule plays (:func:`solver.sabords.game.table.answers.load_play`'s key)."""
-    from solver.sabords.game.table.answers import play_path as path
+    rule plays (:func:`solver.sabords.game.table.positions.load_play`'s key)."""
+    from solver.sabords.game.table.positions import play_path as path
 
     return path(spec)
 
@@ -171,7 +171,7 @@ class WholeTables:
         self.builds = builds
 
     def __call__(self, spec):
-        from solver.sabords.game.table.answers import MAX_STATES, load_table
+        from solver.sabords.game.table.positions import MAX_STATES, load_table
         from solver.sabords.game.table.states import Layout
 
         states = Layout(spec).states
@@ -197,13 +197,13 @@ class PlayTables:
     """The two-player tables with their play, for the four- and five-player rule: a
     :data:`~solver.sabords.answers.TableSource` whose table's play is in the cache (else
     built in the background, after the table itself), so that
-    :func:`~solver.sabords.game.table.answers.load_play` reads it at once."""
+    :func:`~solver.sabords.game.table.positions.load_play` reads it at once."""
 
     def __init__(self, tables: GameTables) -> None:
         self.tables = tables
 
     def __call__(self, spec: GameSpec, headline: bool = False) -> GameTable:
-        from solver.sabords.game.table.answers import load_play
+        from solver.sabords.game.table.positions import load_play
 
         table = self.tables(spec, headline)
         path = play_path(spec)

@@ -4,12 +4,12 @@ the positions follow from the dice by the table's one statement of the game's en
 valued as ``treasure sabords hold --scores`` values it.
 
 * **Three players**, exactly: the turn is solved with the mover's payoffs of the solved table
-  (:func:`~solver.sabords.game.table.answers.mover_payoffs`, the solve behind ``hold --scores``),
+  (:func:`~solver.sabords.game.table.positions.mover_payoffs`, the solve behind ``hold --scores``),
   and every other player's value follows from the table's other entries under the mover's
   play; the identity holds for each player.
 * **Four and five players**, by the rule (:mod:`solver.sabords.game.table.rule`): the mover's turn
   is the two-player table's at the mover's score against the leader's
-  (:func:`~solver.sabords.game.table.answers.rule_hold_position`), labelled ``exact: false``. The
+  (:func:`~solver.sabords.game.table.positions.rule_hold_position`), labelled ``exact: false``. The
   rule values the mover's turns only, so the identity is not exact there: the costs are the
   rule's (``hold --scores`` prints them), and luck is measured in the mover's rule value.
 """
@@ -80,7 +80,7 @@ class TableGame:
         """The card's turn at ``position``: the solved turn (``solved``, the mover's payoffs
         as ``hold --scores`` solves them) and the rest of :class:`TurnReplay`'s arguments."""
         from solver.sabords.game.advice import card_turn_by_payoffs, card_turn_values
-        from solver.sabords.game.table.answers import mover_payoffs, rule_hold_position
+        from solver.sabords.game.table.positions import mover_payoffs, rule_hold_position
 
         n, layout, mover, phase = self.players, self.layout, position.mover, position.phase
         seats = tuple((mover + j) % n for j in range(n))
