@@ -120,7 +120,7 @@ SABORDS_LAYERS = (
     ("rules", ("names", "rules", "scoring", "dice", "objective", "verifier", "closed_forms")),
     ("turn", ("turn",)),
     ("game", ("game",)),
-    ("answers", ("answers",)),
+    ("answers", ("answers", "answer_text")),
     ("review", ("review",)),
     ("cli", ("cli",)),
     ("entry points", ("reports", "bench")),

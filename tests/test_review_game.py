@@ -22,7 +22,7 @@ GAME = ["--target", str(TARGET), "--variant", "score-floor-zero"]
 
 @pytest.fixture(scope="module")
 def source():
-    from solver.sabords.game_cli import game_table
+    from solver.sabords.answers import game_table
 
     return game_table()
 

@@ -95,8 +95,7 @@ HEADER_CASES = [
 def solved():
     """The game table of GAME_HEAD, solved before the cases (a first solve says so on
     stderr, as ``hold`` does)."""
-    from solver.sabords.answers import game_spec
-    from solver.sabords.game_cli import game_table
+    from solver.sabords.answers import game_spec, game_table
 
     return game_table()(game_spec(500, ["score-floor-zero"]))
 

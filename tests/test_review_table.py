@@ -23,7 +23,7 @@ THREE, FOUR = ("Anne", "Bruno", "Carla"), ("Anne", "Bruno", "Carla", "Dirk")
 
 @pytest.fixture(scope="module")
 def sources():
-    from solver.sabords.game_cli import game_table, whole_table
+    from solver.sabords.answers import game_table, whole_table
 
     return game_table(), whole_table()
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import solver.sabords.game.solved as game
+from solver.sabords.answers import game_table
 from solver.sabords.game.solved import shipped_table
 from solver.sabords.game.two_player import GameSpec
-from solver.sabords.game_cli import game_table
 from solver.sabords.rules import load_rules
 
 

@@ -98,12 +98,12 @@ def test_hold_ranks_options_by_the_table() -> None:
 def test_hold_with_scores_prints_for_people(capsys) -> None:
     """The text of an exact three-player hold names the scores (it used to fail looking for
     a two-player position)."""
-    from solver.sabords.game_cli import hold_for_game_text
+    from solver.sabords.answer_text import game_hold_text
 
     spec = GameSpec(_rules().with_dice(3), 500)
     advice = _table_hold(lambda ts: reduced(TableSpec(GameSpec(_rules(), 500), 3)),
                          no_two_player_table, spec, (200, 400, 300), None, False, "none", "CCX")
-    hold_for_game_text(advice, False)
+    game_hold_text(advice, False)
     out = capsys.readouterr().out
     assert "scores 200,400,300" in out and "not exact" not in out
 

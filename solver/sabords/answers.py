@@ -3,8 +3,9 @@ place for the command line and the web API (:mod:`solver.web`): the same query g
 document, whoever asks.
 
 The whole-game table comes from a function of the game's spec, because the two callers get
-it differently: the command line solves it on the spot when it is not cached (minutes, once);
-the web server answers "building" at once and solves it in the background.
+it differently: the command line solves it on the spot when it is not cached (minutes, once;
+:func:`game_table` and :func:`whole_table` are its sources, which the review uses too); the
+web server answers "building" at once and solves it in the background.
 """
 
 from __future__ import annotations
@@ -212,3 +213,32 @@ def _table_hold(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ..
         lambda own, loss, win: mover_payoffs(solution, phase, units, own, loss, win),
         {"players": len(scores), "scores": list(scores), "phase": phase, "exact": True},
         **flags)
+
+
+def game_table(use_cache: bool = True):
+    """The command line's source of game tables: from the cache; else, for a position or a
+    hold, the table shipped in ``proofs/`` when it is the game asked about (what the web
+    server reads); else solved on the spot (minutes, once; progress on stderr)."""
+    from solver.sabords.game.solved import cache_path, load_game, shipped_table
+
+    def source(spec, headline: bool = False):
+        path = cache_path(spec)
+        if use_cache and not headline and (path is None or not path.exists()):
+            shipped = shipped_table(spec)
+            if shipped is not None:
+                return shipped
+        return load_game(spec, use_cache=use_cache, progress=True)
+
+    return source
+
+
+def whole_table(use_cache: bool = True):
+    """The command line's source of whole-table solutions (three players or more), whose
+    modules are imported when a position asks for one (they bring numba: 0.8 s of start-up
+    that a two-player or turn ``hold`` does not need)."""
+
+    def source(spec):
+        from solver.sabords.game.table.positions import load_table
+
+        return load_table(spec, use_cache=use_cache, progress=True)
+    return source

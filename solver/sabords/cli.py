@@ -1,14 +1,14 @@
-"""``treasure sabords``: score a roll, decide what to hold, value a card or the deck."""
+"""``treasure sabords``, every subcommand in one place: score a roll, decide what to hold, value
+a card or the deck, export a turn's policy, the whole game, review a recorded game. The answers
+themselves are built by :mod:`solver.sabords.answers` (the web API's too) and the lower layers;
+this module reads the options and prints."""
 
 from __future__ import annotations
 
 import click
 import numpy as np
 
-from solver.sabords.game_cli import game, game_position_options
-from solver.sabords.review_cli import review
-from solver.sabords.turn.export import policy
-from solver.util import InputError, StatusLine, dumps_json
+from solver.util import InputError, StatusLine, dumps_json, output_path, write_output
 
 CARD_HELP = (
     "Fortune card: none, treasure-island, captain, sorceress, gold, diamond, monkey-business, "
@@ -31,6 +31,47 @@ def _rules(variants):
     from solver.sabords.rules import load_rules
 
     return load_rules(variants)
+
+
+def game_position_options(func):
+    """``--me``, ``--opponent``, ``--sudden-death``, ``--scores``, ``--trigger``, ``--race``
+    and ``--target``: a position of the game (two players, or the whole table)."""
+    func = click.option("--race", is_flag=True,
+                        help="With --scores: the trigger player dropped below the target "
+                             "after the final round; the first to end a turn at or above it "
+                             "wins at once.")(func)
+    func = click.option("--trigger", type=int, default=None, metavar="P",
+                        help="With --scores: the position in --scores (2 to N) of the player "
+                             "who triggered the final round; those listed after P have played "
+                             "their last turn. Default: the one other score at or above the "
+                             "target.")(func)
+    func = click.option("--scores", default=None, metavar="A,B[,C...]",
+                        help="Every player's score, mine first, then the others in the order "
+                             "they play after me (2 to 5 players; --me A --opponent B is "
+                             "--scores A,B).")(func)
+    func = click.option("--target", type=int, default=None,
+                        help="Points to reach (default 6000; 5000 and 8000 are the French "
+                             "rulebook's shorter and longer games; any multiple of 100 up "
+                             "to 20000).")(func)
+    func = click.option("--sudden-death", is_flag=True,
+                        help="The trigger player dropped below the target after the last "
+                             "round: the first to reach it again wins at once.")(func)
+    func = click.option("--opponent", type=int, multiple=True, callback=_once,
+                        metavar="POINTS",
+                        help="The opponent's score (two players); at or above the target "
+                             "means this is my last turn. More opponents: --scores.")(func)
+    return click.option("--me", type=int, multiple=True, callback=_once, metavar="POINTS",
+                        help="My score, before this turn (scores may be negative, down to "
+                             "-9500, the lowest score the solved game keeps).")(func)
+
+
+def _once(ctx, param, values):
+    """A score option given at most once: a second --opponent is not a second opponent."""
+    if len(values) > 1:
+        more = " (for more than one opponent, --scores A,B,C...)" if param.name == "opponent" \
+            else ""
+        raise click.BadParameter(f"given {len(values)} times; give it once{more}")
+    return values[0] if values else None
 
 
 @click.group()
@@ -188,8 +229,8 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
       treasure sabords hold --card none --scores 200,100,0 --target 300 \\
           --variant score-floor-zero CCDMPSXX
     """
-    from solver.sabords.answers import hold_answer
-    from solver.sabords.game_cli import game_table, hold_for_game_text, whole_table
+    from solver.sabords.answer_text import game_hold_text
+    from solver.sabords.answers import game_table, hold_answer, whole_table
     from solver.sabords.objective import parse_objective
 
     source = click.get_current_context().get_parameter_source("objective")
@@ -206,7 +247,7 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
         click.echo(dumps_json(advice), nl=False)
         return
     if "me" in advice or "scores" in advice:
-        hold_for_game_text(advice, show_all)
+        game_hold_text(advice, show_all)
         return
     goal = parse_objective(advice["objective"])
     if advice.get("island"):
@@ -306,6 +347,129 @@ def variants(as_json) -> None:
     click.echo(readings_text(readings), nl=False)
 
 
-sabords.add_command(policy)
-sabords.add_command(game)
-sabords.add_command(review)
+@sabords.command()
+@click.option("--card", required=True, help="Fortune card (as in `treasure sabords hold`).")
+@click.option("--objective", default="points", show_default=True,
+              help="points, margin, or reach:T.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"], case_sensitive=False),
+              default="csv", show_default=True, help="CSV (one row per state) or JSON.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), default=None,
+              help="Write here (whole, atomically) instead of printing.")
+@click.option("--no-cache", is_flag=True, help="Recompute instead of using the solved tables.")
+@_variants_option
+def policy(card, objective, fmt, out_file, no_cache, variants) -> None:
+    """Export the whole optimal policy of a card and objective: every state with something to
+    decide, its best action, value and bust probability.
+
+    CSV columns: mode, dice, action, reroll, keep, protect, value, bust. JSON: the card,
+    objective and variants, and "states", a list of objects with the same fields. States not
+    listed are over (a bust, or the Island of Skulls on a first roll).
+
+    \b
+    Examples:
+      treasure sabords policy --card captain > captain.csv
+      treasure sabords policy --card sorceress --objective reach:1000 --format json --out s.json
+    """
+    from solver.sabords.objective import parse_objective
+    from solver.sabords.rules import load_rules
+    from solver.sabords.turn.advice import check_reachable
+    from solver.sabords.turn.export import policy_rows, policy_text
+    from solver.sabords.turn.solve import solve_turn
+
+    if out_file:
+        output_path(out_file, "policy file")
+    rules = load_rules(variants)
+    name = rules.card(card).name
+    goal = parse_objective(objective)
+    check_reachable(name, goal, rules)
+    with StatusLine() as status:
+        status(f"solving the {name} turn, objective {goal.name}")
+        sol = solve_turn(name, goal, rules, not no_cache)
+        status(f"listing the {name} turn's decisions")
+        rows = policy_rows(sol)
+    text = policy_text(rows, name, goal.name, rules.variants, fmt)
+    if out_file:
+        write_output(out_file, text, "policy file")
+        click.echo(f"wrote {out_file} ({len(rows)} states)", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@sabords.command()
+@game_position_options
+@click.option("--card", default=None, help="The card just drawn (default: before the draw).")
+@_variants_option
+@click.option("--no-cache", is_flag=True, help="Solve the game again instead of using the "
+                                                "cached table.")
+@click.option("--players", type=int, default=None,
+              help="Players at the table, 2 to 5 (default 2): the headline for that many.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def game(me, opponent, sudden_death, scores, trigger, race, target, card, variants, no_cache,
+         players, as_json) -> None:
+    """The whole game, solved exactly: P(win) + shares of ties under optimal play.
+
+    Without a position: each seat's chance from the opening before the first card, the
+    same when everyone maximises each turn's points instead, and (two players) how much more
+    often an optimal player beats a points-maximiser than 1/2 (both seats averaged). With
+    --me and --opponent, or --scores: my chance from that position (before my card, or with
+    --card after it), and with --scores everyone's. The first two-player solve of a target
+    and reading takes under a minute (48 to 54 s at 6000 on two cores) and is then cached;
+    `make solve` caches the default game at 5000, 6000 and 8000. Three players are solved
+    exactly for small tables (for example --target 300 --variant score-floor-zero).
+
+    \b
+    Examples:
+      treasure sabords game
+      treasure sabords game --target 8000 --json
+      treasure sabords game --me 5400 --opponent 5900
+      treasure sabords game --me 4700 --opponent 6200 --card captain --json
+      treasure sabords game --players 3 --target 300 --variant score-floor-zero
+      treasure sabords game --scores 200,100,0 --target 300 --variant score-floor-zero
+    """
+    from solver.sabords.answer_text import game_text
+    from solver.sabords.answers import game_answer, game_table, whole_table
+
+    result = game_answer(game_table(not no_cache), me=me, opponent=opponent,
+                         sudden_death=sudden_death, target=target, card=card,
+                         variants=variants, players=players, scores=scores, trigger=trigger,
+                         race=race, whole=whole_table(not no_cache))
+    if as_json:
+        click.echo(dumps_json(result), nl=False)
+        return
+    game_text(result, card)
+
+
+@sabords.command()
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=True))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--plot", "plot_file", metavar="FILE.png", default=None,
+              help="Also draw each player's P(win) through the game (expected points in a "
+                   "record without a target) as a PNG.")
+@click.option("--all", "show_all", is_flag=True,
+              help="List every decision, not only those that cost something.")
+@click.option("--no-cache", is_flag=True, help="Solve the game table again instead of "
+                                                "using the cached one.")
+def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
+    """Review a recorded game: the cost of every decision, the luck of every roll and card,
+    each player's totals and a rating.
+
+    The record is plain text (format: models/sabords/record.md): the players and the target,
+    then one line per turn with the card, each roll's dice and the end. With two players and
+    a target, values are P(win) from the exact game table (the numbers `hold --me
+    --opponent` gives); without a target each turn is reviewed in expected points.
+
+    \b
+    Example:
+      treasure sabords review models/sabords/example-game.txt
+      treasure sabords review game.txt --json --plot game.png
+    """
+    from solver.review import print_review
+    from solver.sabords.answers import game_table, whole_table
+    from solver.sabords.review.moves import review_answer
+    from solver.sabords.review.plot import review_png  # imports matplotlib only when called
+    from solver.sabords.review.text import review_text
+
+    print_review(record_file, as_json, plot_file, show_all,
+                 lambda text: review_answer(text, game_table(use_cache=not no_cache),
+                                            record_file, whole_table(not no_cache)),
+                 review_png, review_text)

@@ -12,7 +12,7 @@ TURNS = 40
 
 def run() -> None:
     from solver.bench import median_and_worst, wall_times
-    from solver.sabords.game_cli import game_table
+    from solver.sabords.answers import game_table
     from solver.sabords.review.report import SEED, example_record
 
     source = game_table()

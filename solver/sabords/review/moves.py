@@ -49,9 +49,9 @@ def review_answer(text: str, table_source: Callable, name: str | None = None,
 def review_record(record: GameRecord, table_source: Callable | None = None,
                   whole: Callable | None = None) -> dict:
     """The review of ``record`` as a JSON-ready dict. ``table_source(spec)`` gives the game
-    table (the command line's :func:`~solver.sabords.game_cli.game_table`); it is needed only
+    table (the command line's :func:`~solver.sabords.answers.game_table`); it is needed only
     when the record has a target; ``whole(table_spec)`` the three-player table (the command
-    line's :func:`~solver.sabords.game_cli.whole_table`)."""
+    line's :func:`~solver.sabords.answers.whole_table`)."""
     if record.target is None:
         return _review(record, "points", _points_turns(record))
     if record.rules.ties != "shared":

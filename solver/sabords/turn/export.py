@@ -1,4 +1,4 @@
-"""``treasure sabords policy``: a card and objective's whole optimal policy as CSV or JSON.
+"""A card and objective's whole optimal policy as CSV or JSON (``treasure sabords policy``).
 
 One row per state in which there is something to decide (the dice showing, and the mode:
 Sorceress unused or used, rerolls made under After the Storm). Columns:
@@ -19,9 +19,7 @@ from __future__ import annotations
 import csv
 import io
 
-import click
-
-from solver.util import StatusLine, dumps_json, output_path, write_output
+from solver.util import dumps_json
 
 COLUMNS = ["mode", "dice", "action", "reroll", "keep", "protect", "value", "bust"]
 
@@ -66,58 +64,13 @@ def policy_rows(sol) -> list[dict]:
     return rows
 
 
-@click.command()
-@click.option("--card", required=True, help="Fortune card (as in `treasure sabords hold`).")
-@click.option("--objective", default="points", show_default=True,
-              help="points, margin, or reach:T.")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"], case_sensitive=False),
-              default="csv", show_default=True, help="CSV (one row per state) or JSON.")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False), default=None,
-              help="Write here (whole, atomically) instead of printing.")
-@click.option("--no-cache", is_flag=True, help="Recompute instead of using the solved tables.")
-@click.option("--variant", "variants", multiple=True, metavar="NAME",
-              help="A named reading of the rules (repeatable); see `treasure sabords variants`.")
-def policy(card, objective, fmt, out_file, no_cache, variants) -> None:
-    """Export the whole optimal policy of a card and objective: every state with something to
-    decide, its best action, value and bust probability.
-
-    CSV columns: mode, dice, action, reroll, keep, protect, value, bust. JSON: the card,
-    objective and variants, and "states", a list of objects with the same fields. States not
-    listed are over (a bust, or the Island of Skulls on a first roll).
-
-    \b
-    Examples:
-      treasure sabords policy --card captain > captain.csv
-      treasure sabords policy --card sorceress --objective reach:1000 --format json --out s.json
-    """
-    from solver.sabords.objective import parse_objective
-    from solver.sabords.rules import load_rules
-    from solver.sabords.turn.advice import check_reachable
-    from solver.sabords.turn.solve import solve_turn
-
-    if out_file:
-        output_path(out_file, "policy file")
-    rules = load_rules(variants)
-    name = rules.card(card).name
-    goal = parse_objective(objective)
-    check_reachable(name, goal, rules)
-    with StatusLine() as status:
-        status(f"solving the {name} turn, objective {goal.name}")
-        sol = solve_turn(name, goal, rules, not no_cache)
-        status(f"listing the {name} turn's decisions")
-        rows = policy_rows(sol)
+def policy_text(rows: list[dict], card: str, objective: str, variants, fmt: str) -> str:
+    """The policy's rows as a CSV table (``fmt`` csv) or a JSON document (json)."""
     if fmt.lower() == "json":
-        text = dumps_json({"card": name, "objective": goal.name,
-                           "variants": list(rules.variants), "columns": COLUMNS,
-                           "states": rows})
-    else:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        text = buffer.getvalue()
-    if out_file:
-        write_output(out_file, text, "policy file")
-        click.echo(f"wrote {out_file} ({len(rows)} states)", err=True)
-    else:
-        click.echo(text, nl=False)
+        return dumps_json({"card": card, "objective": objective, "variants": list(variants),
+                           "columns": COLUMNS, "states": rows})
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()

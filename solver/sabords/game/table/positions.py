@@ -1,5 +1,6 @@
-"""Answers about the whole table, for the command line and the web API alike: the headline
-(each seat's P(win) from the opening), a position's value for every player, and what to hold.
+"""The whole table's values behind the answers (:mod:`solver.sabords.answers`, for the command
+line and the web API alike): the headline (each seat's P(win) from the opening), a position's
+value for every player, and what to hold; the tables loaded from the cache or solved.
 
 A position is given as scores in points, mine first and then the others in the order they play
 after me; in the final round, ``trigger`` names the position (2 to N) of the player who
