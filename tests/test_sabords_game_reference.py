@@ -203,6 +203,7 @@ def test_variants_are_bellman_fixed_points(variants, reading3) -> None:
     assert bellman_residual(values, 3, T, low, variants) < 1e-11
 
 
+@pytest.mark.slow
 def test_ties_extra_round_is_a_bellman_fixed_point(reading3) -> None:
     """The tie-break value solves its own equation, and the table uses 1 - it for a tie."""
     models = turn_models(3)
