@@ -23,17 +23,12 @@ iteration*: every mover best-responds to the current values, then the values of 
 playing are computed exactly (sweeps to 1e-15), and again. With two players this is Newton's
 method on the zero-sum game. With three or more the best responses at a few states can chase
 each other round a cycle (each mover's best turn changes another's, which changes the first's),
-and policy iteration need not settle. The solve then stops after ``max_steps`` and keeps the
-way of playing with the lowest regret it met, saying so (``converged``: false) and naming the
-states whose best turn kept changing (``cycling``): its values are exact for that way of
-playing, and its regret is the certificate of how far from an equilibrium it is.
-
-Measured on eight dice, target 500, scores floored at zero (64,000 states): policy iteration
-cycles with period four (regret 3.3e-6, 7.1e-7, 1.4e-6, 1.5e-6, again) at eleven states of
-normal play around 300, 300, 400 (and its rotations); everywhere else the regret is 8e-16.
-Mixing each of those states' two turns with weights that make its mover indifferent found no
-weights inside (0, 1) (Newton steps on the gaps ended at 0 or 1, regret 1.4e-6), so no mixing
-is offered yet; the smaller tables the tests and the report solve settle pure.
+and policy iteration need not settle: once the lowest regret met has not fallen for ``WINDOW``
+steps, it stops at the way of playing with the lowest regret, and the states whose best turn
+kept changing (``cycling``) mix the turns they played there
+(:mod:`solver.sabords.game.table.settle`). A mixed state's mover is indifferent between its
+turns; the certificate is the same largest regret, and ``stats["mixed"]`` names the states
+that mix with their weights (each turn's share of the mover's plays there).
 
 **Ties.** When a mover's options are equally good for the mover the engine's order decides
 (:data:`solver.engine.batch.TIE`: stopping before rerolling, then the lattice's order); the
@@ -50,12 +45,15 @@ import numpy as np
 
 from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.linear import evaluate
+from solver.sabords.game.table.settle import settle
 from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
 
 BLOCK = 4096  # states whose turns are solved in one call
 ONCE_BLOCK = 65536  # states of a once-solved stage whose payoff rows are compared at once
 WINDOW = 4  # the steps looked back on: a state whose best turn changed twice in them cycles
 CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
+SETTLE_ROUNDS = 10  # oracle rounds of mixing the cycling states' turns (table.settle)
+MIXED = 1e-6  # weights below this are reported as a turn not played (the values use them)
 
 
 @dataclass
@@ -109,8 +107,8 @@ class TableSolver:
             self._value(stage, values, dist)
         return values
 
-    def solve(self, tol: float = 1e-12, max_steps: int = 30, staged: bool = True
-              ) -> TableSolution:
+    def solve(self, tol: float = 1e-12, max_steps: int = 30, staged: bool = True,
+              settle_rounds: int = SETTLE_ROUNDS) -> TableSolution:
         """Every stage in turn: a stage whose states lead to each other by policy iteration
         from points play (until no mover gains more than ``tol``, or ``max_steps``, keeping
         the way of playing with the lowest regret), any other by one best response per
@@ -137,13 +135,15 @@ class TableSolver:
                   f"play valued ({time.perf_counter() - started:.1f} s)", file=sys.stderr,
                   flush=True)
         regret = np.zeros(layout.states)
-        steps, history, cycling, converged = {}, [], [], True
+        steps, history, cycling, mixed, converged = {}, [], [], [], True
         for stage in stages:
             if stage.repeats:
-                found = self._iterate(stage, values, dist, regret, tol, max_steps)
+                found = self._iterate(stage, values, dist, regret, tol, max_steps,
+                                      settle_rounds)
                 steps["/".join(stage.names)] = len(found["history"])
                 history += found["history"]
                 cycling += found["cycling"]
+                mixed += found["mixed"]
                 converged &= found["converged"]
             else:
                 self._once(stage, values, dist, regret)
@@ -156,7 +156,7 @@ class TableSolver:
             "history": history,
             "regret_elsewhere": float(np.delete(regret, cycles).max(initial=0.0)),
             "lowest_regret": float(regret.min(initial=0.0)),
-            "cycling": [_where(layout, row) for row in sorted(cycling)],
+            "cycling": [_where(layout, row) for row in sorted(cycling)], "mixed": mixed,
             "points_play": points_seats.tolist(), "seconds": time.perf_counter() - started,
         }
         return TableSolution(layout, values, dist, stats)
@@ -193,7 +193,7 @@ class TableSolver:
         return solved
 
     def _iterate(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
-                 regret: np.ndarray, tol: float, max_steps: int) -> dict:
+                 regret: np.ndarray, tol: float, max_steps: int, settle_rounds: int) -> dict:
         """Policy iteration on a stage whose states lead to each other, the states before it
         solved: writes its values, play and regret; returns its history and cycling states."""
         layout = self.layout
@@ -203,9 +203,12 @@ class TableSolver:
         memo = self.lanes.memo(size)
         self._value(stage, values, dist)  # points play here, the stages before it solved
         recent: list[np.ndarray] = []  # per step of the last WINDOW: which best turns changed
+        played: list[dict] = []  # per step of the last WINDOW: the changed states' new turns
         previous, history, kept = None, [], None
         started = time.perf_counter()
-        for step in range(1, max_steps + 1):
+
+        def respond() -> tuple[np.ndarray, np.ndarray]:
+            """Every state's best gain and best turn against the current values."""
             best = np.empty(size)
             best_dist = np.empty((size, layout.deck.count))
             for lo in range(0, size, BLOCK):
@@ -213,7 +216,10 @@ class TableSolver:
                 solved = self._best(rows[part], values, policies[part],
                                     tuple(m[part] for m in memo))
                 best[part], best_dist[part] = solved.values, solved.dist
-            gap = best - values[rows, 0]
+            return best - values[rows, 0], best_dist
+
+        for step in range(1, max_steps + 1):
+            gap, best_dist = respond()
             worst = float(gap.max())
             history.append(worst)
             if kept is None or worst < kept[0]:
@@ -222,19 +228,31 @@ class TableSolver:
                 print(f"  whole table ({layout.players} players, {'/'.join(stage.names)}): "
                       f"step {step}, regret {worst:.2e} ({time.perf_counter() - started:.1f} s)",
                       file=sys.stderr, flush=True)
-            if worst <= tol:
+            if worst <= tol or step - history.index(min(history)) > WINDOW:
                 break
             if previous is not None:
                 changed = np.abs(best_dist - previous).max(axis=1) > CHANGED
                 recent = [*recent[-(WINDOW - 1):], changed]
+                played = [*played[-(WINDOW - 1):],
+                          {at: best_dist[at] for at in np.flatnonzero(changed).tolist()}]
             previous = best_dist
             dist[rows] = best_dist
             self._value(stage, values, dist)
         worst, regret[rows], values[rows], dist[rows] = kept
         cycling = np.flatnonzero(np.sum(recent, axis=0) >= 2) if worst > tol and recent \
             else np.zeros(0, dtype=np.int64)
+        mixed = []
+        if len(cycling) and settle_rounds:
+            seen = {int(rows[at]): [dist[rows[at]].copy(), *(p[at] for p in played if at in p)]
+                    for at in cycling.tolist()}
+            settled = settle(values, dist, self.succ, lambda: self._value(stage, values, dist),
+                             respond, rows, seen, tol, settle_rounds, self.progress)
+            worst, regret[rows] = settled.regret, settled.gain
+            mixed = [{**_where(layout, row), "weights": [float(w) for w in weights if w > MIXED]}
+                     for row, weights in zip(settled.rows, settled.weights, strict=True)
+                     if np.count_nonzero(weights > MIXED) > 1]
         return {"history": history, "converged": worst <= tol,
-                "cycling": (stage.start + cycling).tolist()}
+                "cycling": (stage.start + cycling).tolist(), "mixed": mixed}
 
     def _once(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
               regret: np.ndarray) -> None:

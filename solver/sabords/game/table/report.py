@@ -107,7 +107,7 @@ def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
         rows.append({"lowest_score": low, "states": solved.stats["states"],
                      "steps": solved.stats["steps"], "regret": solved.stats["regret"],
                      "from_zero": bound["from_zero"], "opening": bound["opening"],
-                     "seat_wins": solved.seat_values().tolist()})
+                     "mixed": solved.stats["mixed"], "seat_wins": solved.seat_values().tolist()})
     return rows
 
 
@@ -129,7 +129,7 @@ def _exact_summary(solution: TableSolution, two: GameTable) -> dict:
         "target": layout.spec.game.target, "variants": list(layout.spec.rules.variants),
         "states": stats["states"], "steps": stats["steps"], "regret": stats["regret"],
         "converged": stats["converged"], "regret_elsewhere": stats["regret_elsewhere"],
-        "cycling": stats["cycling"],
+        "cycling": stats["cycling"], "mixed": stats["mixed"],
         "seat_wins": solution.wins(NORMAL, zero).tolist(),
         "points_play": stats["points_play"],
         "two_player_same_game": two.first_player_wins,
@@ -198,7 +198,7 @@ def _markdown(s: dict) -> str:
         f"{ex['target']}, scores floored at zero: {ex['states']:,} states, {ex['steps']} "
         "policy-iteration steps; `make bench` times it); the table at 6000 is not solved yet.",
         f"Largest regret {ex['regret']:.2e}: "
-        + ("every state plays pure, an equilibrium." if ex["converged"] else
+        + (_settled(ex["mixed"]) if ex["converged"] else
            f"not settled; {len(ex['cycling'])} states kept changing their best turn "
            f"(regret elsewhere {ex['regret_elsewhere']:.2e}): "
            + ", ".join(f"{c['phase']} {','.join(map(str, c['scores']))}"
@@ -288,11 +288,26 @@ def _lowest_lines(s: dict, target: int) -> list[str]:
         "| lowest score | states | steps | regret | bound from scores >= 0 | seats' P(win) |",
         "|---:|---:|---:|---:|---:|---|"]
     for r in rows:
-        settled = "" if r["regret"] <= 1e-12 else " (not settled: best responses cycle)"
+        settled = (" (not settled: best responses cycle)" if r["regret"] > 1e-12 else
+                   f" (mixed at {_mixed(r['mixed'])})" if r.get("mixed") else "")
         lines.append(f"| {r['lowest_score']} | {r['states']:,} | {r['steps']} | "
                      f"{r['regret']:.1e}{settled} | {r['from_zero']:.3e} | "
                      f"{_seats(r['seat_wins'])} |")
     return lines
+
+
+def _mixed(mixed: list[dict]) -> str:
+    """The states that mix their turns, with the weights."""
+    return "; ".join(f"{m['phase']} {','.join(map(str, m['scores']))}: "
+                     + "/".join(f"{w:.4f}" for w in m["weights"]) for m in mixed)
+
+
+def _settled(mixed: list[dict]) -> str:
+    if not mixed:
+        return "every state plays pure, an equilibrium."
+    return (f"an equilibrium in which {len(mixed)} states mix two or more turns "
+            f"(table.settle; the weights of their turns): {_mixed(mixed)}; every other "
+            "state plays pure.")
 
 
 def _departures_lines(s: dict, target: int) -> list[str]:

@@ -1,0 +1,195 @@
+"""Settling best responses that chase each other: the cycling states' turns mixed.
+
+**Why.** With three or more players policy iteration can cycle (see
+:mod:`solver.sabords.game.table.equilibrium`): at a few states each mover's best turn changes
+another's, and no way of playing with one turn per state is an equilibrium. A stationary
+equilibrium still exists once a mover may mix turns (a finite stochastic game that ends with
+probability one under every way of playing): at a mixed state the mover is indifferent between
+the turns mixed, and no other turn is better.
+
+**How.** A double oracle. The states that cycle get *candidates*, the outcome distributions of
+the turns they played in the cycle; every other state keeps its turn. Then, repeatedly:
+
+1. *The restricted game*: a weight vector on each cycling state's candidates (a point of a
+   simplex) such that each state's weights are a best response among its candidates to the
+   values of playing them: ``F(w) = w - P(w + c Q(w)) = 0`` (``P`` the projection onto each
+   simplex, ``Q`` each candidate's value to its mover, ``c > 0`` a scale). Newton's method on
+   ``F`` alone stalls at corners that are not solutions, so it starts where the *logit path*
+   ends: the fixed points of ``w = softmax(Q(w) / tau)``, traced by Newton steps as the
+   temperature ``tau`` falls from the spread of the candidates' values (near uniform weights)
+   towards 0, where they approach an equilibrium (a quantal-response homotopy). Jacobians by
+   finite differences, each a linear evaluation of the stage.
+2. *The oracle*: every state's best turn against the mixed play's values (the engine's batched
+   turn solver). If no mover gains more than the tolerance, the table is settled; otherwise
+   each state that gains becomes a cycling state (or gets a new candidate) and step 1 repeats.
+
+The mixed play's values are exact for that play (linear sweeps to 1e-15), so the largest gain
+the oracle finds is the certificate, as for a pure table.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+SCALE = 1e4  # c: the weight step per unit of value in the fixed point w = P(w + c Q)
+STEP = 1e-7  # the finite-difference step of the Jacobian (in weight)
+NEWTON_STEPS = 30
+LOGIT_STEPS = 4  # Newton steps per temperature of the logit path
+TAU_FACTOR, TAU_END = 0.3, 1e-10  # the temperature falls by this factor down to this
+SNAP = 1e-6  # a weight below this left by the path is tried at 0 (kept if no worse)
+DISTINCT = 1e-9  # two candidate distributions closer than this are the same turn
+
+
+@dataclass
+class Settled:
+    """Mixed play: the rows that mix, their candidates' distributions and weights."""
+
+    rows: list[int]
+    candidates: list[np.ndarray]
+    weights: list[np.ndarray]
+    regret: float
+    rounds: int
+    newton_gap: float
+    gain: np.ndarray  # each state of the stage: its mover's best gain against the mix
+
+
+def project_simplex(v: np.ndarray) -> np.ndarray:
+    """The nearest point of the probability simplex to ``v`` (Euclidean; sort and threshold)."""
+    u = np.sort(v)[::-1]
+    cum = np.cumsum(u) - 1.0
+    k = np.flatnonzero(u - cum / np.arange(1, len(v) + 1) > 0)[-1]
+    return np.maximum(v - cum[k] / (k + 1), 0.0)
+
+
+class RestrictedGame:
+    """The weights on the cycling states' candidates, the rest of the stage fixed.
+
+    ``values`` and ``dist`` are the whole table's arrays, changed in place; ``evaluate()``
+    values the stage for the current ``dist`` (its sweeps converge from any start)."""
+
+    def __init__(self, values: np.ndarray, dist: np.ndarray, succ: np.ndarray,
+                 evaluate: Callable[[], None], rows: list[int],
+                 candidates: list[np.ndarray]) -> None:
+        self.table, self.dist, self.succ, self.evaluate = values, dist, succ, evaluate
+        self.rows = rows
+        self.candidates = candidates
+        self.sizes = [len(c) for c in candidates]
+        self.mover = values.shape[1] - 1  # the mover's column in the next rows
+
+    def split(self, x: np.ndarray) -> list[np.ndarray]:
+        return np.split(x, np.cumsum(self.sizes)[:-1])
+
+    def play(self, x: np.ndarray) -> None:
+        """Every cycling state plays its candidates mixed by ``x``; the stage valued."""
+        for row, cands, w in zip(self.rows, self.candidates, self.split(x), strict=True):
+            self.dist[row] = w @ cands / w.sum()
+        self.evaluate()
+
+    def gains(self) -> list[np.ndarray]:
+        """Each candidate's value to its mover at the current values."""
+        return [cands @ self.table[self.succ[row], self.mover]
+                for row, cands in zip(self.rows, self.candidates, strict=True)]
+
+    def residual(self, x: np.ndarray, tau: float = 0.0) -> np.ndarray:
+        """At the current values: ``w - P(w + c Q)`` (``tau`` 0, an equilibrium where it
+        vanishes), else ``w - softmax(Q / tau)`` (the logit response's fixed point)."""
+        parts = []
+        for w, q in zip(self.split(x), self.gains(), strict=True):
+            if tau:
+                e = np.exp((q - q.max()) / tau)
+                parts.append(w - e / e.sum())
+            else:
+                parts.append(w - project_simplex(w + SCALE * q))
+        return np.concatenate(parts)
+
+    def at(self, x: np.ndarray, tau: float = 0.0) -> np.ndarray:
+        self.play(x)
+        return self.residual(x, tau)
+
+    def newton(self, x: np.ndarray, tau: float, steps: int, tol: float) -> np.ndarray:
+        """Newton's method on ``residual(., tau) = 0``: finite-difference Jacobian, a
+        backtracking step, iterates kept on the simplices."""
+        f = self.at(x, tau)
+        for _ in range(steps):
+            if np.abs(f).max() < tol:
+                break
+            jac = np.empty((len(x), len(x)))
+            for i in range(len(x)):
+                y = x.copy()
+                y[i] += STEP
+                jac[:, i] = (self.at(y, tau) - f) / STEP
+            dx = np.linalg.lstsq(jac, -f, rcond=None)[0]
+            scale = 1.0
+            while True:
+                y = np.concatenate([project_simplex(w) for w in self.split(x + scale * dx)])
+                g = self.at(y, tau)
+                if np.abs(g).max() < np.abs(f).max() or scale < 1e-4:
+                    break
+                scale /= 2
+            x, f = y, g
+        return x
+
+    def solve(self, x: np.ndarray) -> tuple[np.ndarray, float]:
+        """The logit responses' fixed points traced as ``tau`` falls (module docstring),
+        then Newton's method on the equilibrium's own condition; returns the weights (played,
+        the stage valued at them) and the residual left."""
+        tau = max([float(np.ptp(q)) for q in self.gains()] + [1e-300])
+        while tau > TAU_END:
+            x = self.newton(x, tau, LOGIT_STEPS, 1e-3 * TAU_END)
+            tau *= TAU_FACTOR
+        x = self.newton(x, 0.0, NEWTON_STEPS, 1e-13)
+        left = float(np.abs(self.at(x)).max())
+        snapped = np.concatenate([w / w.sum() for w in
+                                  (np.where(w < SNAP, 0.0, w) for w in self.split(x))])
+        there = float(np.abs(self.at(snapped)).max())
+        if there <= max(left, 1e-13):  # the path's last traces of a turn not played
+            return snapped, there
+        return x, float(np.abs(self.at(x)).max())
+
+
+Respond = Callable[[], tuple[np.ndarray, np.ndarray]]
+
+
+def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray,
+           evaluate: Callable[[], None], respond: Respond, rows: np.ndarray,
+           seen: dict[int, list[np.ndarray]], tol: float = 1e-12, rounds: int = 10,
+           progress: bool = False) -> Settled:
+    """Mix the turns of the cycling states of one stage (``rows``; ``seen``: row -> the
+    distributions it played in the cycle) until no mover gains more than ``tol``, or
+    ``rounds`` oracle calls. ``values`` and ``dist`` (the whole table's) are changed in place;
+    ``evaluate()`` values the stage for ``dist``; ``respond()`` gives every state of the stage
+    its mover's best gain and best turn against ``values``."""
+    started = time.perf_counter()
+    cands = {row: _distinct(ds) for row, ds in seen.items()}
+    for rnd in range(1, rounds + 1):
+        mixing = sorted(cands)
+        game = RestrictedGame(values, dist, succ, evaluate, mixing,
+                              [np.array(cands[r]) for r in mixing])
+        x = np.concatenate([np.full(len(cands[r]), 1.0 / len(cands[r])) for r in mixing])
+        x, gap = game.solve(x)
+        gain, best_dist = respond()
+        worst = float(gain.max())
+        if progress:
+            print(f"  settling: round {rnd}, {len(mixing)} mixing states, Newton residual "
+                  f"{gap:.1e}, regret {worst:.2e} ({time.perf_counter() - started:.1f} s)",
+                  file=sys.stderr, flush=True)
+        if worst <= tol:
+            break
+        for at in np.flatnonzero(gain > tol).tolist():
+            row = int(rows[at])
+            cands[row] = _distinct([*cands.get(row, [dist[row].copy()]), best_dist[at]])
+    return Settled(mixing, [np.array(cands[r]) for r in mixing], game.split(x), worst, rnd,
+                   gap, gain)
+
+
+def _distinct(dists: list[np.ndarray]) -> list[np.ndarray]:
+    out: list[np.ndarray] = []
+    for d in dists:
+        if all(np.abs(d - e).max() > DISTINCT for e in out):
+            out.append(np.asarray(d, dtype=np.float64))
+    return out

@@ -1,0 +1,71 @@
+"""Best responses that cycle, settled by mixing (solver/sabords/game/table/settle.py): the
+projection it rests on, and a real cycling table (six dice, three players, target 400, lowest
+score 0), whose mixed equilibrium is certified by the independent N-player reference's regret."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.sabords.game.table.equilibrium import TableSolver, regret
+from solver.sabords.game.table.settle import project_simplex
+from solver.sabords.game.table.states import TableSpec
+from solver.sabords.rules import load_rules
+from tests.sabords_game_multi_reference import regret_n
+from tests.test_sabords_table_reference import product_table
+
+CYCLING = (6, 400, 0)  # dice, target, lowest score: policy iteration cycles at 3 states
+
+
+def test_the_projection_is_the_nearest_point_of_the_simplex() -> None:
+    """Against its optimality conditions: v - p = t + mu with mu >= 0 and mu_i p_i = 0."""
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        v = rng.normal(size=rng.integers(1, 6)) * rng.choice([1e-6, 1.0, 1e3])
+        p = project_simplex(v)
+        assert p.min() >= 0.0 and p.sum() == pytest.approx(1.0, abs=1e-12)
+        t = (v - p)[p > 0].mean()
+        assert np.allclose((v - p)[p > 0], t, atol=1e-9 * max(1.0, np.abs(v).max()))
+        assert np.all((v - p)[p == 0] <= t + 1e-9 * max(1.0, np.abs(v).max()))
+
+
+@pytest.fixture(scope="module")
+def cycling():
+    """The cycling table, solved (policy iteration, then mixing)."""
+    dice, target, low = CYCLING
+    solver = TableSolver(TableSpec.of(load_rules(("score-floor-zero",)).with_dice(dice), 3,
+                                      target, low))
+    return solver, solver.solve(max_steps=12)
+
+
+@pytest.mark.slow
+def test_policy_iteration_cycles_there(cycling) -> None:
+    """Without settling the best responses chase each other: the case needs mixing."""
+    solver, _ = cycling
+    pure = solver.solve(max_steps=12, settle_rounds=0)
+    assert not pure.stats["converged"] and pure.stats["cycling"]
+    assert pure.stats["regret"] > 1e-8
+
+
+@pytest.mark.slow
+def test_mixing_settles_the_cycle_with_a_certificate(cycling) -> None:
+    solver, solution = cycling
+    stats = solution.stats
+    assert stats["converged"] and stats["regret"] <= 1e-12
+    assert stats["mixed"], "a state mixes two turns"
+    for m in stats["mixed"]:
+        assert len(m["weights"]) >= 2 and all(0 < w < 1 for w in m["weights"])
+        assert sum(m["weights"]) == pytest.approx(1.0, abs=1e-12)
+    # a mixed state's mover is indifferent between the turns mixed: the mixture is worth the
+    # weighted sum of its turns, none worth more than the best turn, which the regret bounds
+    # the certificate recomputed: every turn solved again from scratch ...
+    assert regret(solution).max() <= 1e-12
+    # ... and by the independent reference's own turn solver
+    dice, target, low = CYCLING
+    mine = product_table(solution)
+    regrets = regret_n(3, dice, target, low, mine, ("score-floor-zero",), strict=False)
+    assert len(regrets) > 0.9 * len(mine)
+    assert max(regrets.values()) < 1e-9 and min(regrets.values()) > -1e-9
+    values = solution.values[:solution.layout.states]
+    assert np.allclose(values.sum(axis=1), 1.0, atol=1e-12)
+
