@@ -64,6 +64,11 @@ class Solving:
         # a relaxation's proof runs on its LP: all of it from the start (the named relaxation
         # solves 25-50% faster; the full models gain little, and some lose)
         solver.parameters.add_lp_constraints_lazily = not self.relax
+        if self.exact_swaps:
+            # a round's model (``rounds.cp_route``) mostly proves that no route with its swaps
+            # beats the best so far; the LP of swap layers is weak, so it costs more than it
+            # prunes there: propagation and search alone
+            solver.parameters.linearization_level = 0
         status = solver.Solve(self.m)
         self.work = solver.deterministic_time
         if status == cp_model.INFEASIBLE:
