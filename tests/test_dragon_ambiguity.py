@@ -7,8 +7,9 @@ import copy
 
 import pytest
 
-from solver.dragon.ambiguity import _check_rows, fits, measure, situations
+from solver.dragon.ambiguity import _check_rows, measure, situations
 from solver.dragon.rules import rule_variants
+from solver.dragon.situation import fits
 
 VARIANT = "long-journey-stacking=single"
 

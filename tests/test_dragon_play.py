@@ -16,7 +16,6 @@ from solver.dragon.board import default_island
 from solver.dragon.cards import parse_hand
 from solver.dragon.play import SEED, new_game, play_game, play_turn, winners
 from solver.dragon.playcount import (
-    arises,
     count_turn,
     game_rows,
     game_share,
@@ -27,6 +26,7 @@ from solver.dragon.playcount import (
 from solver.dragon.position import Hunter, Position, opening
 from solver.dragon.route import RouteQuery
 from solver.dragon.rules import rule_variants, rules
+from solver.dragon.situation import arises
 from solver.util import PROOFS_DIR
 from tests.fresh_process import run_fresh
 

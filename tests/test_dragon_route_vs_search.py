@@ -17,8 +17,10 @@ from solver.dragon.board import default_island
 from solver.dragon.move import plan_cards
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery
+from solver.dragon.route_method import best_route
 from solver.dragon.route_search import replay, search_route
 from solver.dragon.router.rounds import cp_route
+from solver.util import InputError
 
 NO_SWAP = {"swap-adjacent": 0, "swap-any": 0}
 
@@ -156,3 +158,22 @@ def test_a_swap_for_the_way_out_comes_before_entering_the_treasure_field():
     best = cp_route(q)
     assert best.reachable and best.value == (0, 1)
     assert [e.action for e in best.plan] == ["swap", "step", "step"]
+
+
+def test_best_route_auto_searches_without_swap_cards_and_asks_cp_sat_with_them():
+    """The one choice of method: ``auto`` takes the search for a hand without swap cards and
+    CP-SAT for one with them, with the same optimum as the method forced; a method that does
+    not exist is a one-line error."""
+    queries = instances(700, 6, (2, 6), limit={"swap-adjacent": 1, "swap-any": 0},
+                        must=lambda i: ["swap-adjacent"] if i % 2 else ["water"])
+    methods = set()
+    for q in queries:
+        swaps = any(c.name == "swap-adjacent" for c in q.hand)
+        auto = best_route(q)
+        methods.add(auto.method)
+        assert auto.method == ("cp-sat" if swaps else "search")
+        other = best_route(q, "search" if swaps else "cp-sat")
+        assert other.method != auto.method and other.value == auto.value
+    assert methods == {"search", "cp-sat"}
+    with pytest.raises(InputError, match="unknown route method 'fast'"):
+        best_route(queries[0], "fast")

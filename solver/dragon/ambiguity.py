@@ -29,15 +29,15 @@ import tomllib
 from pathlib import Path
 
 from solver.dragon.board import Island, default_island
-from solver.dragon.cards import Card, deck, parse_hand
-from solver.dragon.move import Move
+from solver.dragon.cards import deck, holds_swap, parse_hand
+from solver.dragon.play import play_game, simulate_play
 from solver.dragon.playcount import game_rows, in_play, play_markdown
-from solver.dragon.position import Position, position_from_data, position_toml
+from solver.dragon.position import position_from_data, position_toml
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import INF, RouteQuery, RouteResult
-from solver.dragon.route_search import replay, search_route
-from solver.dragon.router.rounds import cp_route
+from solver.dragon.route_method import best_route
 from solver.dragon.rules import rule_variants, rules, variant_names
+from solver.dragon.situation import fits, plan_still_best, with_reading
 from solver.rules.claims import verify_stored, write_claims
 from solver.util import PROOFS_DIR, atomic_write_text, dumps_json
 
@@ -50,40 +50,6 @@ PLAY_FILE = Path("dracheninsel") / "play.json"  # simulated games: how often eac
 PLAY_CHECK = 1  # simulated games that ``make check`` plays again
 OBJECTIVES = ("goal reached (share of turns)", "cards still needed (mean)",
               "cards spent (mean)")
-
-
-def _has_swap(hand: list[Card]) -> bool:
-    return any(c.swaps() for c in hand)
-
-
-def solve(q: RouteQuery) -> RouteResult:
-    """The exact optimum: the exhaustive search for hands without swap cards (fast there),
-    CP-SAT otherwise; the tests show that the two agree."""
-    return cp_route(q) if _has_swap(q.hand) else search_route(q)
-
-
-def fits(pos: Position, mover: str, spec: dict) -> bool:
-    """Do the mover and the island match the situation ``spec`` (the hand aside)?"""
-    isl = pos.island
-    me = pos.hunters[mover]
-    where = spec.get("mover", "any")
-    if me.at == isl.treasure:
-        return False
-    if where == "boat" and me.at != isl.boat_node[mover]:
-        return False
-    if where in ("boat", "lone") and me.partner is not None:
-        return False
-    if where == "carrying" and me.partner is None:
-        return False
-    others = [h for c, h in pos.hunters.items() if c not in (mover, me.partner)]
-    need = set(spec.get("position", []))
-    if "waiter" in need and not any(h.at == isl.treasure for h in others):
-        return False
-    if "carrying-pair" in need and not any(h.partner for h in others):
-        return False
-    if "no-treasure" in need and pos.treasure is not None:
-        return False
-    return True
 
 
 def _must_cards(spec: dict, own: str, rng: random.Random) -> list[str]:
@@ -120,21 +86,6 @@ def _situation(name: str, i: int, spec: dict, island: Island) -> RouteQuery:
     return RouteQuery(pos, mover, hand)
 
 
-def with_reading(q: RouteQuery, variant: str) -> RouteQuery:
-    """The same situation under the reading NAME=CHOICE."""
-    name, _, choice = variant.partition("=")
-    return RouteQuery(q.position, q.hunter, q.hand, q.goal, {**q.variants, name: choice})
-
-
-def plan_still_best(q_variant: RouteQuery, plan: list[Move], best: tuple[int, int]) -> bool:
-    """Is the default's optimal ``plan`` legal under the variant and as good as its optimum?"""
-    try:
-        (rem, spent), _ = replay(q_variant, plan)
-    except ValueError:
-        return False
-    return (rem, spent) <= best
-
-
 def _value(result: RouteResult) -> list[int | None]:
     return [result.remaining, result.cards_used]
 
@@ -153,7 +104,7 @@ def _witness_values(q: RouteQuery, variant: str) -> dict:
     """Both readings solved by both route finders (they must agree)."""
     out = {}
     for reading, query in (("default", q), ("variant", with_reading(q, variant))):
-        cp, search = cp_route(query), search_route(query)
+        cp, search = best_route(query, "cp-sat"), best_route(query, "search")
         if cp.value != search.value:
             raise RuntimeError(f"{variant}: route finders disagree on the witness "
                                f"({cp.value} vs {search.value})")
@@ -171,10 +122,10 @@ def measure(variant: str, n: int = SITUATIONS) -> list[dict]:
     pairs, decisions, witness = [], 0, None
     for i, q in enumerate(situations(name, n)):
         qv = with_reading(q, variant)
-        a, b = solve(q), solve(qv)
+        a, b = best_route(q), best_route(qv)
         pairs.append((_value(a), _value(b)))
-        if a.value != b.value and (witness is None or (_has_swap(witness[1].hand)
-                                                      and not _has_swap(q.hand))):
+        if a.value != b.value and (witness is None or (holds_swap(witness[1].hand)
+                                                      and not holds_swap(q.hand))):
             witness = (i, q)
         decisions += not plan_still_best(qv, a.plan, b.value)
     if witness is None:
@@ -209,9 +160,9 @@ def _find_witness(name: str, variant: str, start: int) -> tuple[int, RouteQuery]
     """The first situation after the sample (hands without swap cards only, as they solve
     fast) whose optimum changes."""
     for i, q in enumerate(situations(name, WITNESS_SEARCH, start=start), start):
-        if _has_swap(q.hand):
+        if holds_swap(q.hand):
             continue
-        if search_route(q).value != search_route(with_reading(q, variant)).value:
+        if best_route(q).value != best_route(with_reading(q, variant)).value:
             return i, q
     return None
 
@@ -229,8 +180,6 @@ def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
     simulated play (``play.py``; stored in ``PLAY_FILE``, summarised on each row); a reading
     of the cards between players or of the game's end (``kind = "game"``) is measured on the
     simulated games alone (``playcount.game_rows``)."""
-    from solver.dragon.play import simulate_play
-
     sim = simulate_play()
     atomic_write_text(proofs_dir / PLAY_FILE, dumps_json(sim))
     games = {n: s for n, s in rules().variants.items() if s.get("kind") == "game"}
@@ -253,8 +202,6 @@ def measure_all(proofs_dir: Path = PROOFS_DIR) -> list[dict]:
 
 def verify_play(proofs_dir: Path = PROOFS_DIR) -> list[str]:
     """Play the first ``PLAY_CHECK`` stored games again: their counts must be the stored ones."""
-    from solver.dragon.play import play_game
-
     try:
         sim = json.loads((proofs_dir / PLAY_FILE).read_text(encoding="utf-8"))
         stored = sim["per_game"]
@@ -287,8 +234,8 @@ def _check_rows(stored: list[dict]) -> list[str]:
         fresh = situations(name, SPOT_CHECK, island)
         for i, q in enumerate(fresh):
             want = row["situations"][i]
-            got = {"default": _value(solve(q)),
-                   "variant": _value(solve(with_reading(q, variant)))}
+            got = {"default": _value(best_route(q)),
+                   "variant": _value(best_route(with_reading(q, variant)))}
             if got != want:
                 errors.append(f"dracheninsel {variant}: situation {i} now solves to {got}, "
                               f"recorded {want}")

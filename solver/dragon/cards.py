@@ -48,6 +48,11 @@ class Card:
         return self.does("swap-adjacent", model) or self.does("swap-any", model)
 
 
+def holds_swap(hand: list[Card], model: Rules | None = None) -> bool:
+    """Does the hand hold a card that can swap tiles?"""
+    return any(c.swaps(model) for c in hand)
+
+
 def _aliases(model: Rules) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for t in model.terrains:

@@ -185,13 +185,14 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
       treasure dragon route --hunter red --hand volcano,flight,swap-any,forest,desert,water
     """
     from solver.dragon.cards import parse_hand
-    from solver.dragon.route import RouteQuery, route_document, solve_route
+    from solver.dragon.route import RouteQuery, route_document
+    from solver.dragon.route_method import best_route
 
     island, pos = _load(board_file, position_file)
     colour = _colour(island, hunter)
     q = RouteQuery(pos, colour, parse_hand(hand, island.model), goal, _variants(variants))
     with StatusLine() as status:
-        result = solve_route(q, method, work_limit, status)
+        result = best_route(q, method, work_limit, status)
     if as_json:
         click.echo(dumps_json(route_document(q, result)), nl=False)
         return

@@ -19,7 +19,8 @@ The policy of each card (the cards' rules are :mod:`solver.dragon.table` and
   then the fewest cards short, a delivery first, then the fewest cards spent). A dragon lifted
   or set by Drachenpatrouille lands on a random legal field the route does not touch;
 * **Zerstörende Kräfte, Tosende Elemente**: played only when the route without them falls
-  short of the goal; then the exact router (CP-SAT) plans with them;
+  exactly one card short of the goal; then the turn is planned exactly with them
+  (``route_method.best_route``);
 * **Hinterhältiger Angriff**: at the start of the turn, against the player holding the most
   cards (the first clockwise on a tie);
 * **Böser Fluch**: at the start of the turn (after any Angriff) when the hand cannot reach
@@ -79,12 +80,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from solver.dragon.board import Island, default_island
-from solver.dragon.cards import Card, deck
+from solver.dragon.cards import Card, deck, holds_swap
 from solver.dragon.move import Move, played
 from solver.dragon.playcount import GameRecord, count_turn
 from solver.dragon.position import Hunter, Position
 from solver.dragon.route import RouteQuery, RouteResult
-from solver.dragon.route_search import search_route
+from solver.dragon.route_method import best_route
 from solver.dragon.rulebook import DONE, GUARD, GUARDING, SECOND, Turn, TurnState, dragon_sites
 from solver.dragon.rules import table_readings
 from solver.dragon.table import (
@@ -160,10 +161,8 @@ def new_game(index: int, players: int, seed: int = SEED, readings: dict | None =
         colours = rng.sample(list(island.boat_colours), players)
         seats = [(c,) for c in sorted(colours, key=island.boat_colours.index)]
         draws = int(spec["curse_draws"])
-    draw = deck(model)
-    rng.shuffle(draw)
-    table = Table(rng, draw, [[] for _ in seats], model.hand_size, table_readings(readings),
-                  draws)
+    table = Table.shuffled(rng, deck(model), len(seats), model.hand_size,
+                           table_readings(readings), draws)
     for s in range(players):
         table.refill(s)
     hunters = {c: Hunter(c, island.boat_node[c]) for seat in seats for c in seat}
@@ -185,22 +184,20 @@ def query(pos: Position, colour: str, hand: list[Card],
 
 
 def route(q: RouteQuery) -> RouteResult:
-    """The swap policy: the exhaustive search without swap cards; the exact router (CP-SAT)
-    with them only when that falls exactly one card short of the goal."""
+    """The swap policy: the best route without the swap cards; with them only when that
+    falls exactly one card short of the goal."""
     return _with_swaps(q, _plain(q))
 
 
 def _plain(q: RouteQuery) -> RouteResult:
-    return search_route(query(q.position, q.hunter, [c for c in q.hand if not c.swaps()],
-                              q.variants))
+    return best_route(query(q.position, q.hunter, [c for c in q.hand if not c.swaps()],
+                            q.variants))
 
 
 def _with_swaps(q: RouteQuery, plain: RouteResult) -> RouteResult:
-    if plain.remaining != 1 or not any(c.swaps() for c in q.hand):
+    if plain.remaining != 1 or not holds_swap(q.hand):
         return plain
-    from solver.dragon.router.rounds import cp_route
-
-    return cp_route(q)
+    return best_route(q)
 
 
 def _movable(pos: Position, colour: str) -> bool:
@@ -309,9 +306,7 @@ def _waiter_swap(g: Game, seat: int, q: RouteQuery,
             continue
         decides = False
         if r.remaining == 1:
-            from solver.dragon.router.rounds import cp_route
-
-            helped = cp_route(query(q.position, q.hunter, list(q.hand) + cards[:1]))
+            helped = best_route(query(q.position, q.hunter, list(q.hand) + cards[:1]))
             decides = helped.reachable
         g.record.event("waiter-swaps", decides)
         if decides and g.readings["waiter-swaps"] == "out-of-turn":

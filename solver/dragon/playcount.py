@@ -2,48 +2,21 @@
 touches, each game's record, and shares with standard errors.
 
 A route reading (``[NAME.situation]`` in ``models/dracheninsel/variants.toml``) is counted on
-the turn as dealt: it **arises** when the turn is the point's situation (where the mover
-stands, what else is on the island, which cards the hand holds), and **decides** the turn when
-the default's optimal plan is illegal or no longer optimal under the other reading (both
-readings solved exactly, as in ``ambiguity.py``). A reading of the cards between players or of
-the end of the game (``kind = "game"``) is counted by the game itself where its rule applies
-(``GameRecord.event``).
+the turn as dealt: it **arises** when the turn is the point's situation, and **decides** the
+turn when the default's optimal plan is illegal or no longer optimal under the other reading
+(both as :mod:`solver.dragon.situation` says, both readings solved exactly). A reading of
+the cards between players or of the end of the game (``kind = "game"``) is counted by the game
+itself where its rule applies (``GameRecord.event``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.dragon.cards import parse_card
 from solver.dragon.route import RouteQuery
+from solver.dragon.route_method import best_route
 from solver.dragon.rules import rule_variants
-
-
-def _actions_needed(spec: dict) -> list[str]:
-    """The actions the situation's hand must show (``own-double`` is checked apart)."""
-    out = []
-    for name in spec.get("cards", []):
-        if name != "own-double":
-            out += list(parse_card(name).actions)
-    return out
-
-
-def arises(q: RouteQuery, spec: dict) -> bool:
-    """Is this turn the point's situation: the mover, the island and the hand as the spec says?"""
-    from solver.dragon.ambiguity import fits
-
-    if not fits(q.position, q.hunter, spec):
-        return False
-    hand = list(q.hand)
-    if "own-double" in spec.get("cards", []):
-        if not any(len(c.terrains) == 2 and q.own in c.terrains for c in hand):
-            return False
-    for action in _actions_needed(spec):
-        card = next((c for c in hand if action in c.actions), None)
-        if card is None:
-            return False
-        hand.remove(card)  # two Weite Reise need two cards
-    return True
+from solver.dragon.situation import arises, plan_still_best, with_reading
 
 
 @dataclass
@@ -59,12 +32,10 @@ def count_turn(q: RouteQuery, default_result=None, solver=None) -> dict[str, Tur
     """For every sampled rule point, whether this turn arises in its situation and whether the
     reading decides the turn (both readings solved). ``default_result``: the default reading's
     turn, when already solved; ``solver``: the route finder (default: the exact optimum,
-    ``ambiguity.solve``). The simulated games pass their own policy's router, so a turn is
+    ``best_route``). The simulated games pass their own policy's router, so a turn is
     decided when the policy's plan under the default is illegal, or worse than the policy's
     plan under the other reading."""
-    from solver.dragon.ambiguity import plan_still_best, solve, with_reading
-
-    solve = solver or solve
+    solve = solver or best_route
 
     out = {}
     for name, spec in sorted(rule_variants().items()):

@@ -1,4 +1,5 @@
-"""A route query (one turn of one hunter) and its answer, shared by both route finders.
+"""A route query (one turn of one hunter) and its answer, shared by both route finders
+(``route_method.best_route`` chooses between them).
 
 The answer's value is the pair ``(remaining, cards_used)``, compared in that order: a route that
 reaches the goal has ``remaining == 0``; otherwise ``remaining`` is the fewest cards the hunter
@@ -87,24 +88,6 @@ class RouteResult:
             "plan": plan_json(self.plan),
             "optimal": self.optimal,
         }
-
-
-def solve_route(q: RouteQuery, method: str = "cp-sat", work_limit: float = WORK_LIMIT,
-                progress=None) -> RouteResult:
-    """The route by CP-SAT (``cp-sat``) or the exhaustive check (``search``); a one-line
-    InputError when CP-SAT finds no route within the work limit."""
-    if method == "search":
-        from solver.dragon.route_search import search_route
-
-        return search_route(q)
-    from solver.dragon.router.model import NotSolved
-    from solver.dragon.router.rounds import cp_route
-
-    try:
-        return cp_route(q, work_limit=work_limit, progress=progress)
-    except NotSolved:
-        raise InputError(f"no route found within --work-limit {work_limit:g}; "
-                         "raise it") from None
 
 
 def route_document(q: RouteQuery, result: RouteResult) -> dict:

@@ -7,10 +7,9 @@ pass instead: the whole hand is exchanged. Once on the treasure field, a partner
 other colour joins; the pair starts on the field next to the treasure field from which the
 hunter's own way home is shortest, and the hunter carries the treasure to its own or the
 partner's boat under its own rules (the partner's turns are not simulated). Swapped tiles stay
-swapped. The counted turns are the hunter's own.
-
-Routes come from the exhaustive search when the hand holds no swap card (it is fast then) and
-from CP-SAT otherwise; the tests show the two agree.
+swapped. The counted turns are the hunter's own. Each turn's route is
+``route_method.best_route``'s; the cards move on the players' :class:`~solver.dragon.table.Table`
+with one seat.
 """
 
 from __future__ import annotations
@@ -23,8 +22,11 @@ from solver.dragon.cards import Card, deck
 from solver.dragon.distance import distances_to_goal
 from solver.dragon.move import played
 from solver.dragon.position import Hunter, Position
-from solver.dragon.route import RouteQuery, RouteResult
+from solver.dragon.route import RouteQuery
+from solver.dragon.route_method import best_route
 from solver.dragon.rulebook import Turn
+from solver.dragon.rules import table_readings
+from solver.dragon.table import Table
 
 MAX_TURNS = 60  # a safety stop; never reached in practice
 
@@ -42,18 +44,6 @@ class Journey:
         return self.there + self.back
 
 
-def best_route(q: RouteQuery) -> RouteResult:
-    """The optimal turn (the fast exact method for the hand)."""
-    model = q.position.island.model
-    if any(c.swaps(model) for c in q.hand):
-        from solver.dragon.router.rounds import cp_route
-
-        return cp_route(q)
-    from solver.dragon.route_search import search_route
-
-    return search_route(q)
-
-
 def blank(cards: list[Card], action: str) -> list[Card]:
     """The deck with ``action`` struck off every card showing it (a card left without any
     action becomes a counterspell, which no route uses), so the deck keeps its size."""
@@ -66,49 +56,20 @@ def blank(cards: list[Card], action: str) -> list[Card]:
     return out
 
 
-class Table:
-    """Draw pile, discard pile and a hand."""
-
-    def __init__(self, cards: list[Card], rng: random.Random) -> None:
-        self.rng = rng
-        self.draw = list(cards)
-        rng.shuffle(self.draw)
-        self.discard: list[Card] = []
-        self.hand: list[Card] = []
-
-    def refill(self, size: int) -> None:
-        while len(self.hand) < size:
-            if not self.draw:
-                self.draw, self.discard = self.discard, []
-                self.rng.shuffle(self.draw)
-                if not self.draw:
-                    return
-            self.hand.append(self.draw.pop())
-
-    def play(self, names: list[str]) -> None:
-        for name in names:
-            card = next(c for c in self.hand if c.name == name)
-            self.hand.remove(card)
-            self.discard.append(card)
-
-    def exchange(self) -> None:
-        self.discard += self.hand
-        self.hand = []
-
-
 def _take_turn(table: Table, pos: Position, colour: str, goal: str,
                plays: dict[str, int]) -> tuple[Position, bool]:
-    table.refill(pos.island.model.hand_size)
-    q = RouteQuery(pos, colour, list(table.hand), goal)
+    table.refill(0)
+    hand = table.hands[0]
+    q = RouteQuery(pos, colour, list(hand), goal)
     result = best_route(q)
     used = played(result.plan)
     if not used and not result.reachable:
-        table.exchange()
+        table.spend(0, [c.name for c in hand])  # the pass: the whole hand exchanged
         return pos, False
     for move in result.plan:
         if move.card and move.action != "step":
             plays[move.card] = plays.get(move.card, 0) + 1
-    table.play(used)
+    table.spend(0, used)
     turn = Turn(q)
     after, _ = turn.position(turn.play(result.plan)[0])
     # the lone simulation keeps no dragons (a patrol card is never worth playing alone)
@@ -127,7 +88,7 @@ def _pickup_field(pos: Position, colour: str, partner: str) -> int:
 
 def journey(island: Island, colour: str, rng: random.Random, cards: list[Card]) -> Journey:
     """Simulate one journey of ``colour`` with its own random draws."""
-    table = Table(cards, rng)
+    table = Table.shuffled(rng, cards, 1, island.model.hand_size, table_readings())
     pos = Position(island, island.start_tiles(), [],
                    {colour: Hunter(colour, island.boat_node[colour])}, 100)
     plays: dict[str, int] = {}

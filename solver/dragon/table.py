@@ -70,7 +70,8 @@ class Moment(NamedTuple):
 
 @dataclass
 class Table:
-    """One hand per seat, the draw pile and the discard pile."""
+    """One hand per seat, the draw pile and the discard pile (the lone hunter's simulation,
+:mod:`solver.dragon.simulate`, uses one seat)."""
 
     rng: random.Random
     draw: list[Card]
@@ -79,6 +80,14 @@ class Table:
     readings: dict[str, str]
     curse_draws: int = 1  # cards Böser Fluch takes from each other seat
     discard: list[Card] = field(default_factory=list)
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, cards: list[Card], seats: int, hand_size: int,
+                 readings: dict[str, str], curse_draws: int = 1) -> Table:
+        """A new table: ``cards`` shuffled into the draw pile, ``seats`` empty hands."""
+        draw = list(cards)
+        rng.shuffle(draw)
+        return cls(rng, draw, [[] for _ in range(seats)], hand_size, readings, curse_draws)
 
     def holding(self, seat: int, action: str) -> list[Card]:
         """The cards of ``seat`` that show ``action``, single-action cards first."""

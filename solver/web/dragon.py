@@ -154,7 +154,8 @@ def position(query: PositionQuery) -> Response:
 def route(query: RouteBody) -> Response:
     """``treasure dragon route --json`` for the position, hunter, hand and goal."""
     from solver.dragon.cards import parse_hand
-    from solver.dragon.route import RouteQuery, route_document, solve_route
+    from solver.dragon.route import RouteQuery, route_document
+    from solver.dragon.route_method import best_route
     from solver.dragon.rules import load_readings
 
     _names(query.hand, "hand")
@@ -165,7 +166,7 @@ def route(query: RouteBody) -> Response:
     model = pos.island.model
     q = RouteQuery(pos, model.parse_colour(query.hunter), parse_hand(query.hand, model),
                    query.goal, load_readings(query.variants, model))
-    return _json(route_document(q, solve_route(q)))
+    return _json(route_document(q, best_route(q, "cp-sat")))
 
 
 @router.post("/api/dragon/patrol")
