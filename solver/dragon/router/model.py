@@ -1,16 +1,6 @@
-"""The CP-SAT router: the cheapest legal turn to the goal, else the turn that ends closest.
-
-The turn is a path through layers. Inside a layer the tiles do not change, so the hunter's
-moves form a unit flow over the island (steps, flights, the mover sent home); a swap of two
-tiles is the move from one layer to the next, made while the hunter stands still. Weite
-Reise, Drachenpatrouille and Angst & Schrecken on other hunters change no tile and can always
-be played first in the turn, so they are single choices for the whole turn. Cards are counted,
-not ordered: each paid entry, flight, swap, ... takes one card able to do it.
-
-A last layer, the continuation, walks on from where the turn ends to the goal on the island the
-turn leaves, paying one (imaginary) terrain card per field that is not free: its length is
-``remaining``. The objective is ``(hand size + 1) * remaining + cards`` (a turn spends at most a
-hand), so reaching the goal comes first, ending closest second and spending few cards third.
+"""One CP-SAT model of a turn (:class:`CpRouter`): the cheapest legal turn to the goal, else
+the turn that ends closest. The model (layers, the continuation, the objective) is explained
+once, in README.md in this folder ("One model of a turn").
 """
 
 from __future__ import annotations
@@ -69,7 +59,7 @@ class CpRouter(Moves, Swaps, Payments, Continuation, CardBudget, Solving):
         """``swaps``: at most this many swap layers (a restriction). ``relax_swaps``: no swap
         layers, but each swap card may instead pay for a field near a free tile (a joker), take
         one field off the continuation, or be thrown away; ``min_swaps`` of them must be played
-        so (a relaxation of the routes with at least that many swaps: see ``cp_route``).
+        so (a relaxation of the routes with at least that many swaps: see README.md).
         ``strict`` (with ``relax_swaps``): each joker takes its tile from a field of its own
         that the route never enters, as a real swap could; no longer a relaxation, it only
         proposes routes for ``repair`` to turn into starting points. ``sources``: with one or

@@ -19,24 +19,9 @@ _STAGE_NAMES = {False: "relaxation bound", "strict": "strict proposal",
 
 def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
              progress: Callable[[str], None] | None = None) -> RouteResult:
-    """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers.
-
-    Round k solves the model with k swap layers, each of which swaps, for a route strictly
-    better than the best so far (round k-1 knows the best with fewer swaps; a real route that
-    completes a proposal of round k, whatever its swaps, is the bar when it is better): a
-    restriction of the turn, so its route is legal; when there is none, the route in hand
-    stands. Before round k+1 a relaxation bounds every route that plays at least k+1 swap
-    cards: no swap layers, but each swap card may pay for a field within reach of a free tile
-    (a joker), take one paid field off the continuation, or be thrown away. This is a
-    relaxation because a swap costs a card and newly frees at most one of its two fields (were
-    both free afterwards, both tiles were of free terrains before), the tile it brings travels
-    one field per Zerstörende Kräfte, and a route needs to enter a field at most once per
-    state of its tile. When the bound reaches the best route's value (the best with k swaps or
-    fewer, or a better one in hand), that route is optimal; the last possible round has a
-    layer for every swap card and is optimal by itself. A tighter form of the relaxation
-    follows: with one or two swap cards it names where each joker's tile comes from
-    (``router.relax``), with three or more it counts how far the free tiles must travel
-    (``router.travel``).
+    """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers, each closed by a
+    relaxation bound (README.md in this folder explains the rounds, the relaxation and why it
+    is a bound, once).
 
     Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
     so far is returned with ``optimal`` False; the same query always gives the same answer.
