@@ -32,7 +32,11 @@ that mix with their weights (each turn's share of the mover's plays there).
 
 **Ties.** When a mover's options are equally good for the mover the engine's order decides
 (:data:`solver.engine.batch.TIE`: stopping before rerolling, then the lattice's order); the
-others' values can depend on that choice, so the rule is part of the answer.
+others' values can depend on that choice, so the rule is part of the answer. Other rules
+(``TIES``) add ``TIE_SHARE`` of one other player's value to the mover's payoff, so that the
+mover's exact ties go to the turn best for that player (``next``: the player after the mover;
+``previous``: the player before); a turn so chosen gives up at most ``TIE_SHARE`` of the
+mover's own value, which the certificate (:func:`regret`, the mover's value alone) measures.
 """
 
 from __future__ import annotations
@@ -54,6 +58,8 @@ WINDOW = 4  # the steps looked back on: a state whose best turn changed twice in
 CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
 SETTLE_ROUNDS = 10  # oracle rounds of mixing the cycling states' turns (table.settle)
 MIXED = 1e-6  # weights below this are reported as a turn not played (the values use them)
+TIES = {"engine": None, "next": 1, "previous": -1}  # tie rule: the favoured player's column
+TIE_SHARE = 1e-10  # the favoured player's value in the mover's payoff under the other tie rules
 
 
 @dataclass
@@ -83,10 +89,14 @@ class TableSolver:
     """The iterations of a whole-table solve (see the module docstring), stage by stage
     (:meth:`Layout.stages`)."""
 
-    def __init__(self, spec: TableSpec, progress: bool = False) -> None:
+    def __init__(self, spec: TableSpec, progress: bool = False, tie: str = "engine") -> None:
         self.layout = Layout(spec)
         self.progress = progress
         layout = self.layout
+        # the mover's payoff: its own column, plus TIE_SHARE of the favoured player's (TIES)
+        self.weights = np.eye(layout.players)[0]
+        if TIES[tie] is not None:
+            self.weights[TIES[tie] % layout.players] = TIE_SHARE
         self.lanes = layout.deck.lanes
         self.succ = np.zeros((layout.states, layout.deck.count), dtype=np.int32)
         for name, phase in layout.phases.items():
@@ -108,12 +118,15 @@ class TableSolver:
         return values
 
     def solve(self, tol: float = 1e-12, max_steps: int = 30, staged: bool = True,
-              settle_rounds: int = SETTLE_ROUNDS) -> TableSolution:
+              settle_rounds: int = SETTLE_ROUNDS, start: np.ndarray | None = None
+              ) -> TableSolution:
         """Every stage in turn: a stage whose states lead to each other by policy iteration
         from points play (until no mover gains more than ``tol``, or ``max_steps``, keeping
         the way of playing with the lowest regret), any other by one best response per
         distinct payoff row. ``staged=False``: the whole table as one stage, every state's
-        turn solved again at every step (the reference the stages are tested against)."""
+        turn solved again at every step (the reference the stages are tested against).
+        ``start``: the way of playing policy iteration starts from (one outcome distribution
+        per state), instead of points play."""
         started = time.perf_counter()
         layout = self.layout
         whole = Stage(tuple(layout.phases), 0, layout.states, True)
@@ -127,7 +140,7 @@ class TableSolver:
                 raise AssertionError(f"stage {stage.names} reads a state not solved before it")
             ready[rows] = True
         dist = np.empty((layout.states, layout.deck.count))
-        dist[:] = points_play_outcomes(layout.spec.rules)
+        dist[:] = points_play_outcomes(layout.spec.rules) if start is None else start
         values = self.play(dist, stages)
         points_seats = values[layout.index(NORMAL, [0] * layout.players)].copy()
         if self.progress:
@@ -172,6 +185,19 @@ class TableSolver:
             nxt = np.roll(values[self.succ[rows]], 1, axis=2)  # position j reads column j - 1
             values[rows] = np.einsum("so,soj->sj", dist[rows], nxt)
 
+    def _own(self, rows_values: np.ndarray) -> np.ndarray:
+        """The mover's payoff of states' values (their own column, and the tie rule's)."""
+        if self.weights[1:].any():
+            return rows_values @ self.weights
+        return rows_values[:, 0]
+
+    def _pay(self, values: np.ndarray, succ: np.ndarray) -> np.ndarray:
+        """The mover's payoff of each next state ``values[succ]`` (the mover is its last
+        column, the player after the mover its first)."""
+        if not self.weights[1:].any():
+            return values[succ, self.layout.players - 1]
+        return np.roll(values[succ], 1, axis=-1) @ self.weights
+
     def _order(self, stage: Stage) -> np.ndarray:
         """The sweeps' order (:attr:`Layout.order`) on a stage's states."""
         return self.order[(self.order >= stage.start) & (self.order < stage.stop)]
@@ -184,7 +210,7 @@ class TableSolver:
         the new payoffs before its first Bellman update, and from zero values that takes
         about as many updates as from the last values (the answer is the final iterate's
         either way), at a fifth of the memory."""
-        pay = values[self.succ[rows], self.layout.players - 1]
+        pay = self._pay(values, self.succ[rows])
         store = self.lanes.storage(len(rows))
         store.policy[:] = policies
         solved = self.lanes.solve(pay, np.arange(len(rows)), store, tol, distribution=True,
@@ -216,7 +242,7 @@ class TableSolver:
                 solved = self._best(rows[part], values, policies[part],
                                     tuple(m[part] for m in memo))
                 best[part], best_dist[part] = solved.values, solved.dist
-            return best - values[rows, 0], best_dist
+            return best - self._own(values[rows]), best_dist
 
         for step in range(1, max_steps + 1):
             gap, best_dist = respond()
@@ -259,13 +285,12 @@ class TableSolver:
         """A stage whose states lead only to states solved before: each distinct payoff row
         of its movers solved once, cold (no warm starts kept), its values one pass."""
         started = time.perf_counter()
-        mover = self.layout.players - 1
         seen: dict[bytes, int] = {}  # a distinct payoff row: its index in found
         found_best, found_dist = [np.zeros(0)], [np.zeros((0, self.layout.deck.count))]
         for lo in range(stage.start, stage.stop, ONCE_BLOCK):
             rows = np.arange(lo, min(lo + ONCE_BLOCK, stage.stop))
             succ = self.succ[rows]
-            pay = np.ascontiguousarray(values[succ, mover])
+            pay = np.ascontiguousarray(self._pay(values, succ))
             keys = pay.view(np.dtype((np.void, pay.shape[1] * pay.itemsize))).ravel()
             unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
             before = len(seen)
@@ -284,7 +309,7 @@ class TableSolver:
             dist[rows] = found_dist[0][pick]
             regret[rows] = found_best[0][pick]
         self._value(stage, values, dist)
-        regret[stage.start:stage.stop] -= values[stage.start:stage.stop, 0]
+        regret[stage.start:stage.stop] -= self._own(values[stage.start:stage.stop])
         self.distinct[stage.names] = len(seen)
         if self.progress:
             print(f"  whole table ({self.layout.players} players, {'/'.join(stage.names)}): "
