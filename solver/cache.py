@@ -53,7 +53,8 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.util import InputError, atomic_write_bytes, cache_dir, cache_key, os_error_text
+from solver.errors import InputError, os_error_text
+from solver.io import atomic_write_bytes
 
 MAGIC = b"treasure-solver-cache "
 FORMAT = 1
@@ -76,6 +77,21 @@ def warn_once(message: str) -> None:
     if message not in _said:
         _said.add(message)
         print(f"treasure: {message}", file=sys.stderr)
+
+
+def cache_dir() -> Path:
+    """The user cache directory (``$TREASURE_CACHE``, else ``$XDG_CACHE_HOME/treasure-solver``)."""
+    explicit = os.environ.get("TREASURE_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "treasure-solver"
+
+
+def cache_key(*parts: object) -> str:
+    """A short stable hash of the JSON form of ``parts`` (rules, variants, objective, version)."""
+    blob = json.dumps(parts, sort_keys=True, default=str).encode("utf-8")
+    return hashlib.sha256(blob).hexdigest()[:24]
 
 
 def size_limit() -> int:

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from solver.util import dumps_json
+from solver.io import dumps_json
 
 
 def _size(n: int) -> str:
@@ -34,8 +34,7 @@ def cache(ctx: click.Context, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from solver.cache import entries, size_limit
-    from solver.util import cache_dir
+    from solver.cache import cache_dir, entries, size_limit
 
     found = entries()
     total = sum(e.size for e in found)
@@ -64,8 +63,8 @@ def clear() -> None:
     Example:
       treasure cache clear
     """
+    from solver.cache import cache_dir
     from solver.cache import clear as clear_all
-    from solver.util import cache_dir
 
     count, size = clear_all()
     click.echo(f"deleted {count} entries ({_size(size)}) from {cache_dir()}")

@@ -11,8 +11,8 @@ import sys
 
 import click
 
+from solver.errors import InputError, SolveError
 from solver.games import PARTS, find
-from solver.util import InputError, SolveError
 
 # the registry's parts that have a command, by name (solver.games)
 SUBCOMMANDS = {p.name: p for p in PARTS if p.command}

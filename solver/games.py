@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solver.util import PROOFS_DIR, REPORTS_DIR, normalise_name
+from solver.names import normalise_name
+from solver.paths import PROOFS_DIR, REPORTS_DIR
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from solver.games import PARTS
-from solver.util import atomic_write_text
+from solver.io import atomic_write_text
 
 SECTIONS = [(p.folder, p.title) for p in PARTS if p.reports]  # the registry's order
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from solver.util import InputError
+from solver.errors import InputError
 
 # Average cost per decision (a decision: a position with two options or more) below which a
 # player gets each word, per unit: P(win), points (Mille Sabords turn by turn), doubloons
@@ -50,7 +50,7 @@ def print_review(record_file: str, as_json: bool, plot_file: str | None, show_al
     print the JSON or ``text(doc, show_all)``."""
     import click
 
-    from solver.util import dumps_json, output_path, read_text, write_output
+    from solver.io import dumps_json, output_path, read_text, write_output
 
     if plot_file is not None:
         output_path(plot_file, "chart")

@@ -1,5 +1,6 @@
-"""The one plain-table formatter: aligned text tables for people (terminal) and for reports
-(Markdown), used by every game's command line and reports."""
+"""Text for people and reports: the one plain-table formatter (aligned text tables for the
+terminal, Markdown for reports), used by every game's command line and reports, and the
+numbers in them."""
 
 from __future__ import annotations
 
@@ -24,3 +25,19 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str,
         return "\n".join([fmt(cells[0]), rule_md, *(fmt(r) for r in cells[1:])]) + "\n"
     under = ["  ".join("-" * w for w in widths)] if rule else []
     return "\n".join([fmt(cells[0]), *under, *(fmt(r) for r in cells[1:])]) + "\n"
+
+
+def distinguishing_digits(values: list[float], least: int, most: int) -> int:
+    """The fewest decimals (from ``least`` up to ``most``) at which values that differ (by
+    more than 1e-9) also print differently, so a table tells its options apart."""
+    distinct = sorted(set(round(v, 9) for v in values))
+    for digits in range(least, most):
+        shown = {f"{v:.{digits}f}" for v in distinct}
+        if len(shown) == len(distinct):
+            return digits
+    return most
+
+
+def fmt_float(x: float, digits: int = 4) -> str:
+    """Fixed float formatting for reports (byte-identical across runs)."""
+    return f"{x:.{digits}f}"

@@ -7,7 +7,7 @@ import pytest
 
 from solver.armada.board import BOARD_FILE, load_board, parse_board
 from solver.armada.game import Game, default_game, meets
-from solver.util import InputError
+from solver.errors import InputError
 
 
 def counts(game: Game, dice: str) -> np.ndarray:

@@ -11,7 +11,7 @@ from solver.armada.game import Game, default_game
 from solver.armada.readings import measure_reading
 from solver.armada.rules import load_rules, with_variant
 from solver.armada.tables import load_table
-from solver.util import InputError
+from solver.errors import InputError
 
 
 def _played(score, doubloons, extra=None, turns=None) -> Played:

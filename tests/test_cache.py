@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from solver import cache
-from solver.util import InputError
+from solver.errors import InputError
 from tests.cli_helpers import run
 
 
@@ -237,7 +237,7 @@ def test_cli_rebuilds_a_damaged_sabords_table(folder, capsys):
 def test_status_line_only_on_a_terminal(monkeypatch, capsys):
     import sys
 
-    from solver.util import StatusLine
+    from solver.cli_status import StatusLine
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     with StatusLine() as status:

@@ -12,7 +12,7 @@ from solver.dragon import geometry as geo
 from solver.dragon.board import BOARD_FILE, default_island, island_from_data, load_island
 from solver.dragon.layout import same_colour_pairs, solve_layout
 from solver.dragon.position import load_position, position_from_data, position_toml
-from solver.util import InputError
+from solver.errors import InputError
 
 
 @pytest.fixture(scope="module")

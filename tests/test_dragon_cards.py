@@ -8,7 +8,7 @@ import pytest
 
 from solver.dragon.cards import Card, deck, parse_card, parse_hand
 from solver.dragon.rules import load_readings, resolve_variants, rules, variant_names
-from solver.util import InputError
+from solver.errors import InputError
 
 
 @pytest.mark.parametrize("text, card", [

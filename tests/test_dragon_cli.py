@@ -136,7 +136,7 @@ def test_a_solve_cut_off_by_its_work_limit_is_one_line_with_status_1(capsys, mon
     """CP-SAT stopped before its proof (a work limit, or Ctrl-C, which CP-SAT catches) is a
     one-line error, not a traceback."""
     import solver.dragon.layout as layout
-    from solver.util import SolveError
+    from solver.errors import SolveError
 
     with pytest.raises(SolveError, match="not solved to optimality"):
         layout.solve_layout(work=1e-9)
@@ -168,7 +168,7 @@ def test_a_hand_with_no_useful_move_says_so(capsys):
 
 
 def test_the_example_position_the_readme_names_works(capsys, tmp_path):
-    from solver.util import MODELS_DIR
+    from solver.paths import MODELS_DIR
 
     example = MODELS_DIR / "dracheninsel" / "example-position.toml"
     svg = tmp_path / "island.svg"

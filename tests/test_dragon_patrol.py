@@ -10,7 +10,7 @@ from solver.dragon.board import default_island
 from solver.dragon.patrol import Patrol, cp_patrol, enumerate_patrol
 from solver.dragon.position import opening, position_from_data
 from solver.dragon.randgen import random_position
-from solver.util import InputError
+from solver.errors import InputError
 
 
 @pytest.fixture(scope="module")

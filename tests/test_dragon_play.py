@@ -27,7 +27,7 @@ from solver.dragon.position import Hunter, Position, opening
 from solver.dragon.route import RouteQuery
 from solver.dragon.rules import rule_variants, rules
 from solver.dragon.situation import arises
-from solver.util import PROOFS_DIR
+from solver.paths import PROOFS_DIR
 from tests.fresh_process import run_fresh
 
 ISL = default_island()

@@ -16,7 +16,7 @@ from solver.dragon.position import opening, position_from_data
 from solver.dragon.route import RouteQuery
 from solver.dragon.route_search import replay, search_route
 from solver.dragon.router.rounds import cp_route
-from solver.util import InputError
+from solver.errors import InputError
 from tests.dragon_pinned import pinned
 
 

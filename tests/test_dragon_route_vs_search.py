@@ -20,7 +20,7 @@ from solver.dragon.route import RouteQuery
 from solver.dragon.route_method import best_route
 from solver.dragon.route_search import replay, search_route
 from solver.dragon.router.rounds import cp_route
-from solver.util import InputError
+from solver.errors import InputError
 
 NO_SWAP = {"swap-adjacent": 0, "swap-any": 0}
 

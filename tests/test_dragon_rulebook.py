@@ -19,7 +19,7 @@ from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery
 from solver.dragon.route_search import search_route
 from solver.dragon.rulebook import IllegalMove, Turn, dragon_sites, entry_cost, may_swap
-from solver.util import InputError
+from solver.errors import InputError
 
 
 @pytest.fixture(scope="module")

@@ -136,7 +136,7 @@ def test_a_refill_reshuffles_the_discard_pile():
 
 
 def test_unknown_game_reading_is_refused():
-    from solver.util import InputError
+    from solver.errors import InputError
 
     with pytest.raises(InputError, match="unknown game reading"):
         table_readings({"counterspell-chain": "sometimes"})

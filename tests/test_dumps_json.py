@@ -1,4 +1,4 @@
-"""solver.util.dumps_json writes exactly what json.dumps writes with sorted keys, an indent of
+"""solver.io.dumps_json writes exactly what json.dumps writes with sorted keys, an indent of
 two and no ASCII escaping (it takes a faster path for objects and lists of plain values)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.util import dumps_json
+from solver.io import dumps_json
 
 
 def reference(obj: object) -> str:

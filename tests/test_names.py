@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from solver.armada.game import default_game
+from solver.errors import InputError
+from solver.names import normalise_name
 from solver.sabords.dice import parse_dice
 from solver.sabords.rules import load_rules
-from solver.util import InputError, normalise_name
 from tests.cli_helpers import run
 
 

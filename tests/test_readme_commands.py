@@ -13,7 +13,7 @@ import click
 import pytest
 
 from solver.cli import cli
-from solver.util import REPO_ROOT
+from solver.paths import REPO_ROOT
 from tests.cli_helpers import run
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")

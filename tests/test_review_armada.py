@@ -11,7 +11,8 @@ from solver.armada.advice import hold
 from solver.armada.game import default_game
 from solver.armada.review import ArmadaReview, parse_header
 from solver.armada.review_sim import simulate_record
-from solver.util import MODELS_DIR, InputError
+from solver.errors import InputError
+from solver.paths import MODELS_DIR
 from tests.cli_helpers import run
 
 PIERS = ["barrels", "parrots", "three-of-a-kind", "full-house"]

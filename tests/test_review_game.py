@@ -118,7 +118,7 @@ def test_the_example_review_text_json_and_chart(source, capsys, tmp_path):
     import os
     from pathlib import Path
 
-    from solver.util import MODELS_DIR
+    from solver.paths import MODELS_DIR
 
     example = str(MODELS_DIR / "sabords" / "example-game.txt")
     code, out, err = run(["sabords", "review", example], capsys)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from solver.paths import MODELS_DIR
 from solver.sabords.review.record import parse_record
-from solver.util import MODELS_DIR
 from tests.cli_helpers import run
 
 EXAMPLE = MODELS_DIR / "sabords" / "example-game.txt"

@@ -161,7 +161,7 @@ def test_the_others_values_are_the_tables(sources, capsys):
 
 def test_the_documented_three_player_example(sources):
     """models/sabords/record.md's three-player record: the costs it quotes."""
-    from solver.util import MODELS_DIR
+    from solver.paths import MODELS_DIR
 
     text = (MODELS_DIR / "sabords" / "record.md").read_text(encoding="utf-8")
     record = text.split("```\nplayers Anne, Bruno, Carla\n", 1)[1].split("```", 1)[0]

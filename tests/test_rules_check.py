@@ -8,13 +8,13 @@ import shutil
 import pytest
 
 import solver.sabords.rules as sabords_rules
+from solver.paths import MODELS_DIR, PROOFS_DIR
 from solver.rules.check import check_editions, load_research, load_seeds, run_check
 from solver.rules.claims import stored_claims
 from solver.rules.effects import annotate_points
 from solver.rules.report import ambiguities_markdown, consistency_markdown, summary_markdown
 from solver.sabords.reports import check_all
 from solver.sabords.turn import invariants
-from solver.util import MODELS_DIR, PROOFS_DIR
 
 
 @pytest.fixture
@@ -231,8 +231,8 @@ def test_a_game_gives_its_shipped_readings_through_its_registry_entry(tmp_path):
     game.json and table.json (the table's readings arise only with three or more players);
     a game without game-level readings gives none."""
     from solver.games import SolveRun
+    from solver.io import dumps_json
     from solver.sabords.verifier import readings_of
-    from solver.util import dumps_json
 
     folder = tmp_path / "sabords"
     folder.mkdir()

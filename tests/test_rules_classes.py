@@ -7,10 +7,10 @@ import re
 
 import pytest
 
+from solver.paths import MODELS_DIR
 from solver.rules.check import check_editions, load_seeds
 from solver.rules.editions import SILENT_WORDS, load_editions
 from solver.rules.report import summary_markdown, summary_order
-from solver.util import MODELS_DIR
 from tests.test_rules_check import _models_copy
 
 GAMES = ("sabords", "armada", "dracheninsel")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver.errors import InputError
 from solver.sabords.game.solved import solve_game
 from solver.sabords.game.table.equilibrium import regret, solve_table
 from solver.sabords.game.table.states import NORMAL, RACE, TableSpec, final
 from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
-from solver.util import InputError
 
 T, L = 500, -300
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver.errors import InputError
 from solver.sabords.answers import _table_hold, game_answer
 from solver.sabords.game.table.equilibrium import solve_table
 from solver.sabords.game.table.positions import parse_scores, phase_of
 from solver.sabords.game.table.states import NORMAL, RACE, Layout, TableSpec, final
 from solver.sabords.game.two_player import GameSpec
-from solver.util import InputError
 
 ARGS = {"target": 500, "variants": ("score-floor-zero",)}
 _solved: dict = {}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.util import InputError, apply_variants
+from solver.errors import InputError
+from solver.variants import apply_variants
 
 GAME = {"a": 1, "b": "x"}
 VARIANTS = {

@@ -10,7 +10,7 @@ import warnings
 
 import pytest
 
-from solver.util import dumps_json
+from solver.io import dumps_json
 from solver.web.answers import Answers
 
 with warnings.catch_warnings():  # Starlette now prefers httpx2 to httpx; both work

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import cli
+from solver.io import dumps_json
 from solver.sabords.game.two_player import DEFAULT_LOW as SHIPPED_LOW  # before the fixture below
-from solver.util import dumps_json
 
 with warnings.catch_warnings():  # Starlette now prefers httpx2 to httpx; both work
     warnings.simplefilter("ignore")

@@ -344,7 +344,7 @@ def _turn(page) -> dict:
 def exported(page, folder) -> dict:
     """The record the page's Export game saves, checked to be written as the CLI writes
     JSON (keys sorted, two-space indent, a final newline)."""
-    from solver.util import dumps_json
+    from solver.io import dumps_json
 
     with page.expect_download() as download:
         page.click("#export-game")

@@ -11,9 +11,9 @@ from dataclasses import replace
 
 import pytest
 
+from solver.names import normalise_name
 from solver.sabords.names import face_name
 from solver.sabords.rules import load_rules
-from solver.util import normalise_name
 from solver.web import i18n
 
 STATIC = i18n.NAMES_FILE.parent.parent

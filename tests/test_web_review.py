@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from solver.util import dumps_json
+from solver.io import dumps_json
 from solver.web.errors import one_line
 from tests.cli_helpers import run
 from tests.test_web_api import client, small_games, wait_until_ready  # noqa: F401 (fixtures)

@@ -102,8 +102,8 @@ def test_a_table_position_is_the_cli_json(client, scores, trigger, race, card):
 
 def test_the_answer_is_the_query_functions_document(client, three_players):
     """The same document as solver.sabords.answers.game_answer, called as the CLI calls it."""
+    from solver.io import dumps_json
     from solver.sabords.answers import game_answer, game_table, whole_table
-    from solver.util import dumps_json
 
     for scores in ("200,100,0", "200,100,0,100"):
         doc = game_answer(game_table(True), scores=scores, target=TARGET, variants=VARIANTS,

@@ -8,7 +8,7 @@ from solver.armada.game import Game
 from solver.armada.tables import load_table
 from solver.armada.takes import legal_takes
 from solver.armada.turn import TurnAnalysis, analyse
-from solver.util import InputError
+from solver.errors import InputError
 
 OBJECTIVE_HELP = {
     "turn": "this turn's token: doubloon value, or -1 for a skull",

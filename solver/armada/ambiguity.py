@@ -23,9 +23,9 @@ from solver.armada.rules import variant_names, with_variant
 from solver.armada.tables import load_table
 from solver.armada.takes import SKULL, legal_takes
 from solver.armada.turn import analyse
+from solver.paths import PROOFS_DIR
 from solver.rules.claims import verify_stored, write_claims
 from solver.rules.editions import unmeasured_variants
-from solver.util import PROOFS_DIR
 
 OBJECTIVES = ("turn", "solo", "duel")
 SMALL_PIERS = ["barrels", "full-house"]

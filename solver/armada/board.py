@@ -13,7 +13,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError, read_text
+from solver.errors import InputError
+from solver.io import read_text
+from solver.paths import MODELS_DIR
 
 BOARD_FILE = MODELS_DIR / "armada" / "board.toml"
 KINDS = ("count", "of-a-kind", "full-house")

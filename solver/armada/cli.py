@@ -7,7 +7,7 @@ import time
 import click
 
 from solver.armada.review_cli import review
-from solver.util import dumps_json
+from solver.io import dumps_json
 
 STATE_HELP = "Board state: doubloons taken per pier (board order), '/', skulls taken."
 
@@ -93,8 +93,7 @@ def hold(state, rolls_left, objective, show_all, no_cache, as_json, board_file, 
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
-    from solver.text import table
-    from solver.util import distinguishing_digits
+    from solver.text import distinguishing_digits, table
 
     best = result["best"]
     click.echo(result["board"])
@@ -216,7 +215,7 @@ def export(objective, fmt, out_file, board_file, variants) -> None:
 
     from solver.armada.export import table_csv, table_npz
     from solver.armada.tables import load_table
-    from solver.util import output_path, write_output
+    from solver.io import output_path, write_output
 
     output_path(out_file, "table file")
     game = _game(board_file, variants)
@@ -243,7 +242,8 @@ def variants(as_json) -> None:
       treasure armada hold --variant may-take-skull --rolls-left 0 BBBAA
     """
     from solver.armada.rules import RULES_FILE
-    from solver.util import read_toml, readings_text, variant_readings
+    from solver.io import read_toml
+    from solver.variants import readings_text, variant_readings
 
     readings = variant_readings(read_toml(RULES_FILE, "Gold Armada rules file"))
     if as_json:

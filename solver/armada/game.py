@@ -17,7 +17,8 @@ from solver.armada.board import Board, Pier, load_board
 from solver.armada.rules import Rules, load_rules
 from solver.engine.horizon import Horizon
 from solver.engine.multiset import DiceSpace
-from solver.util import InputError, known_names, normalise_name
+from solver.errors import InputError
+from solver.names import known_names, normalise_name
 
 VERSION = 1  # bump when a solve's meaning changes (cache keys)
 # How the next state's value enters an option's value, per objective (see wholegame.py).

@@ -19,8 +19,8 @@ from solver.armada.exact import all_states, exact_game, requirement_chance
 from solver.armada.game import Game, default_game
 from solver.armada.rules import with_variant
 from solver.armada.wholegame import layers, solve_table
+from solver.io import atomic_write_text, dumps_json
 from solver.rules.claims import invariant_row
-from solver.util import atomic_write_text, dumps_json
 
 SUBDIR = Path("armada") / "invariants"
 SMALL_PIERS = ["barrels", "full-house"]

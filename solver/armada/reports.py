@@ -16,8 +16,8 @@ from solver.armada.simulate import self_play
 from solver.armada.tables import load_table
 from solver.armada.turn import analyse
 from solver.games import SolveRun
-from solver.text import table
-from solver.util import atomic_write_text, dumps_json, fmt_float
+from solver.io import atomic_write_text, dumps_json
+from solver.text import fmt_float, table
 
 FILES = {
     "opening.md": "the opening position's value for each objective (one turn, solitaire, "

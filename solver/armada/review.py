@@ -26,7 +26,8 @@ import numpy as np
 from solver.armada.game import OBJECTIVES, Game
 from solver.armada.takes import legal_takes
 from solver.armada.turn import analyse
-from solver.util import InputError, normalise_name
+from solver.errors import InputError
+from solver.names import normalise_name
 
 HEADER_KEYS = ("game", "players", "variant", "variants", "board")
 

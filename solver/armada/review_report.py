@@ -19,7 +19,7 @@ def write_review_example(out: Path) -> dict:
     from solver.armada.review_cli import review_png, review_text
     from solver.armada.review_sim import simulate_record
     from solver.armada.tables import load_table
-    from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
+    from solver.io import atomic_write_bytes, atomic_write_text, dumps_json
 
     game = default_game()
     table = load_table(game, "duel", show_progress=False)

@@ -38,8 +38,9 @@ from solver.dragon.route import INF, RouteQuery, RouteResult
 from solver.dragon.route_method import best_route
 from solver.dragon.rules import rule_variants, rules, variant_names
 from solver.dragon.situation import fits, plan_still_best, with_reading
+from solver.io import atomic_write_text, dumps_json
+from solver.paths import PROOFS_DIR
 from solver.rules.claims import verify_stored, write_claims
-from solver.util import PROOFS_DIR, atomic_write_text, dumps_json
 
 SITUATIONS = 40
 SEED = 5151

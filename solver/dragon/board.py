@@ -22,7 +22,8 @@ from pathlib import Path
 
 from solver.dragon import geometry as geo
 from solver.dragon.rules import MODEL_DIR, Rules, rules
-from solver.util import InputError, read_toml
+from solver.errors import InputError
+from solver.io import read_toml
 
 BOARD_FILE = MODEL_DIR / "board.toml"
 

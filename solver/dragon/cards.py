@@ -10,7 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from solver.dragon.rules import Rules, rules
-from solver.util import InputError, known_names, normalise_name
+from solver.errors import InputError
+from solver.names import known_names, normalise_name
 
 
 @dataclass(frozen=True, order=True)

@@ -7,17 +7,12 @@ import math
 
 import click
 
+from solver.cli_status import StatusLine
 from solver.dragon.board import load_island
 from solver.dragon.position import load_position
 from solver.dragon.route import WORK_LIMIT
-from solver.util import (
-    InputError,
-    StatusLine,
-    dumps_json,
-    output_path,
-    read_text,
-    write_output,
-)
+from solver.errors import InputError
+from solver.io import dumps_json, output_path, read_text, write_output
 
 BOARD_HELP = "Board file (default: the shipped reconstruction models/dracheninsel/board.toml)."
 POSITION_HELP = ("Position file (default: the opening, every hunter in its boat). Only the "
@@ -312,7 +307,7 @@ def variants(as_json) -> None:
     if as_json:
         click.echo(dumps_json(readings), nl=False)
         return
-    from solver.util import readings_text
+    from solver.variants import readings_text
 
     click.echo(readings_text(readings), nl=False)
 
@@ -321,6 +316,6 @@ def _readings(model) -> dict[str, dict]:
     """Every reading of every rule variant as ``variants --json`` shows it (the same keys as
     the other games' variants)."""
     from solver.dragon.rules import default_readings, variant_table
-    from solver.util import variant_readings
+    from solver.variants import variant_readings
 
     return variant_readings({"game": default_readings(model), "variants": variant_table(model)})

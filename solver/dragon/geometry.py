@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 
-from solver.util import InputError
+from solver.errors import InputError
 
 Hex = tuple[int, int]
 

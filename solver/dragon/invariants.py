@@ -30,8 +30,9 @@ from solver.dragon.board import Island, island_from_data
 from solver.dragon.cards import deck
 from solver.dragon.position import Position, opening
 from solver.dragon.rules import MODEL_DIR, Rules, load_rules
+from solver.errors import InputError
+from solver.io import atomic_write_text, dumps_json, read_toml
 from solver.rules.claims import invariant_row
-from solver.util import InputError, atomic_write_text, dumps_json, read_toml
 
 SUBDIR = "dracheninsel"
 

@@ -22,7 +22,7 @@ from ortools.sat.python import cp_model
 from solver.dragon import geometry as geo
 from solver.dragon.board import Island, island_from_data
 from solver.dragon.rules import Rules, rules
-from solver.util import SolveError
+from solver.errors import SolveError
 
 # Clockwise from the top-right corner. The three-player pairs of the rulebook's appendix
 # (red+grey, green+blue, brown+yellow) sit side by side.

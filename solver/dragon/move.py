@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-from solver.util import InputError
+from solver.errors import InputError
 
 ACTIONS = ("step", "flight", "long-journey", "swap", "patrol", "fright")
 

@@ -22,7 +22,7 @@ from solver.dragon.position import Position
 from solver.dragon.route import WORK_LIMIT
 from solver.dragon.rulebook import dragon_sites
 from solver.dragon.rules import resolve_variants
-from solver.util import InputError, SolveError
+from solver.errors import InputError, SolveError
 
 CAP = 40  # "cut off": more cards than any route could need
 W_OWN = 300  # weights of the lexicographic objective (rank < W_OWN, own * W_OWN < W_OPP)

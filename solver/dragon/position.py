@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.dragon.board import Island
-from solver.util import InputError, read_toml
+from solver.errors import InputError
+from solver.io import read_toml
 
 
 @dataclass(frozen=True)

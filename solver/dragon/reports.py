@@ -16,7 +16,8 @@ from solver.dragon.route import RouteQuery
 from solver.dragon.simulate import simulate
 from solver.dragon.svg import draw_board
 from solver.games import SolveRun
-from solver.util import atomic_write_text, dumps_json, fmt_float
+from solver.io import atomic_write_text, dumps_json
+from solver.text import fmt_float
 
 GAMES = 50  # journeys per simulation run
 SEED = 20240607

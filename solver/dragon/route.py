@@ -16,7 +16,7 @@ from solver.dragon.cards import Card
 from solver.dragon.move import Move, plan_json
 from solver.dragon.position import Position
 from solver.dragon.rules import resolve_variants
-from solver.util import InputError
+from solver.errors import InputError
 
 INF = 10**6  # "cannot reach the goal even with any number of terrain cards"
 WORK_LIMIT = 120.0  # CP-SAT's deterministic time per model: the same cut-off on every machine

@@ -16,7 +16,7 @@ from solver.dragon.route import WORK_LIMIT, RouteQuery, RouteResult
 from solver.dragon.route_search import search_route
 from solver.dragon.router.model import NotSolved
 from solver.dragon.router.rounds import cp_route
-from solver.util import InputError
+from solver.errors import InputError
 
 METHODS = ("auto", "cp-sat", "search")
 

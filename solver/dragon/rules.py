@@ -10,7 +10,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from solver.util import MODELS_DIR, InputError, apply_variants, normalise_name, read_toml
+from solver.errors import InputError
+from solver.io import read_toml
+from solver.names import normalise_name
+from solver.paths import MODELS_DIR
+from solver.variants import apply_variants
 
 MODEL_DIR = MODELS_DIR / "dracheninsel"
 

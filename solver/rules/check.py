@@ -14,11 +14,11 @@ from pathlib import Path
 
 from solver.games import GAMES, SolveRun
 from solver.games import game as find_game
+from solver.paths import MODELS_DIR, PROOFS_DIR, REPO_ROOT
 from solver.rules import closed_forms
 from solver.rules.claims import stored_claims
 from solver.rules.editions import CLASSES, load_editions, research_rules, structural_errors
 from solver.rules.effects import annotate_points
-from solver.util import MODELS_DIR, PROOFS_DIR, REPO_ROOT
 
 SEEDS_DIR = REPO_ROOT.parent / "shared" / "seeds"
 RESEARCH_FILE = REPO_ROOT.parent / "shared" / "research.md"

@@ -8,7 +8,8 @@ import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from solver.util import PROOFS_DIR, REPO_ROOT, atomic_write_text, dumps_json
+from solver.io import atomic_write_text, dumps_json
+from solver.paths import PROOFS_DIR, REPO_ROOT
 
 
 def write_claims(path: Path, names: Iterable[str], measure: Callable[[str], list[dict]]):

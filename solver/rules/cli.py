@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from solver.util import dumps_json
+from solver.io import dumps_json
 
 
 @click.command()
@@ -27,10 +27,11 @@ def check(games, as_json) -> None:
       treasure check
       treasure check --game sabords --json
     """
+    from solver.cli_status import StatusLine
+    from solver.errors import InputError
     from solver.games import GAMES
     from solver.games import game as find_game
     from solver.rules.check import run_check
-    from solver.util import InputError, StatusLine
 
     chosen = []
     for name in games:

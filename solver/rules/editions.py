@@ -15,7 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.util import MODELS_DIR
+from solver.paths import MODELS_DIR
 
 CLASSES = ("agreed", "stated by one edition", "contradiction", "silence", "translation fault")
 # Who measures a point's readings: a turn (or route) solver, the whole-game solver, or none yet.

@@ -14,11 +14,11 @@ import sys
 
 from solver.games import GAMES, SolveRun
 from solver.games import game as find_game
+from solver.io import atomic_write_text
 from solver.rules.check import check_editions
 from solver.rules.claims import stored_claims
 from solver.rules.closed_forms import markdown as closed_forms_markdown
 from solver.rules.effects import effect_of, follows, is_open, summary_order, words
-from solver.util import atomic_write_text
 
 
 def _cell(text: str) -> str:

@@ -63,7 +63,7 @@ def rule_note(answer: dict) -> str:
 
 def game_hold_text(advice: dict, show_all: bool) -> None:
     """``hold`` with the scoreboard, for people: each option's P(win), best first."""
-    from solver.util import distinguishing_digits
+    from solver.text import distinguishing_digits
 
     if "scores" in advice:
         where = f"scores {','.join(map(str, advice['scores']))}"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from solver.errors import InputError
 from solver.sabords.game.two_player import GameSpec, GameTable
-from solver.util import InputError
 
 TableSource = Callable[..., GameTable]  # (spec, headline=False): headline needs its stats
 

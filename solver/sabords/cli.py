@@ -8,7 +8,9 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from solver.util import InputError, StatusLine, dumps_json, output_path, write_output
+from solver.cli_status import StatusLine
+from solver.errors import InputError
+from solver.io import dumps_json, output_path, write_output
 
 CARD_HELP = (
     "Fortune card: none, treasure-island, captain, sorceress, gold, diamond, monkey-business, "
@@ -255,7 +257,7 @@ def hold(card, objective, sorceress_used, rerolled, show_all, no_cache, as_json,
 
         click.echo(island_text(advice))
         return
-    from solver.util import distinguishing_digits
+    from solver.text import distinguishing_digits
 
     best = advice["best"]
     verdict = "STOP" if best["action"] == "stop" else f"REROLL {best['reroll']}"
@@ -337,8 +339,9 @@ def variants(as_json) -> None:
       treasure sabords variants
       treasure sabords hold --variant island-choose-dice XXXXCCDM
     """
+    from solver.io import read_toml
     from solver.sabords.rules import RULES_FILE
-    from solver.util import read_toml, readings_text, variant_readings
+    from solver.variants import readings_text, variant_readings
 
     readings = variant_readings(read_toml(RULES_FILE, "Mille Sabords rules file"))
     if as_json:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
+from solver.errors import InputError
+from solver.names import known_names
 from solver.sabords.names import face_name, face_spellings
 from solver.sabords.rules import Rules
-from solver.util import InputError, known_names
 
 
 def _letters_of(token: str, rules: Rules) -> list[str] | None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
-from solver.util import lookup_name, normalise_name
+from solver.names import lookup_name, normalise_name
 
 CARD_ALIASES: dict[str, tuple[str, ...]] = {
     "none": ("no-card", "keine", "keine-karte", "aucune", "aucune-carte"),

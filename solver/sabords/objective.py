@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.util import InputError
+from solver.errors import InputError
 
 
 @dataclass(frozen=True)

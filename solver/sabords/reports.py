@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from solver.games import SolveRun
+from solver.io import atomic_write_bytes, atomic_write_text, dumps_json
+from solver.paths import PROOFS_DIR
 from solver.sabords.dice import format_dice
 from solver.sabords.game.report import check_proof as check_game
 from solver.sabords.game.table.proof import check_proof as check_table
@@ -20,7 +22,6 @@ from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules
 from solver.sabords.turn.certify import action_text, check_certificate
 from solver.sabords.turn.solve import TurnSolution, solve_turn, turn_points_distribution
 from solver.sabords.verifier import readings_of
-from solver.util import PROOFS_DIR, atomic_write_bytes, atomic_write_text, dumps_json
 
 POINTS = Objective("points")
 OBJECTIVES = (Objective("points"), Objective("margin"), Objective("reach", 1000),

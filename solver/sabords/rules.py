@@ -7,13 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from solver.util import (
-    MODELS_DIR,
-    apply_variants,
-    normalise_name,
-    read_toml,
-    variant_descriptions,
-)
+from solver.io import read_toml
+from solver.names import normalise_name
+from solver.paths import MODELS_DIR
+from solver.variants import apply_variants, variant_descriptions
 
 RULES_FILE = MODELS_DIR / "sabords" / "rules.toml"
 NO_LIMIT = 10**9

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from solver.paths import REPORTS_DIR
 from solver.rules.words import GameWords
-from solver.util import REPORTS_DIR
 
 
 def deck_case(card: str) -> tuple[str, str, float | None]:

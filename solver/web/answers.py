@@ -16,7 +16,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from solver.util import cache_dir, dumps_json
+from solver.cache import cache_dir
+from solver.io import dumps_json
 
 SIZE = 2048  # answers kept (about 8 kB each: 16 MB at most)
 
@@ -38,7 +39,7 @@ class Answers:
             self._kept.clear()
 
     def body(self, endpoint: str, query: object, make: Callable[[], dict]) -> str:
-        """The JSON body of ``make()`` (as :func:`solver.util.dumps_json` writes it), kept for
+        """The JSON body of ``make()`` (as :func:`solver.io.dumps_json` writes it), kept for
         the same ``endpoint`` and ``query`` (its ``repr``: every field, and a pydantic model
         prints them all)."""
         key = (endpoint, repr(query), str(cache_dir()))

@@ -2,7 +2,7 @@
 
 Every answer to a query is the document the command line prints with ``--json`` for the same
 query, built by the same function (:mod:`solver.sabords.answers`,
-:func:`solver.armada.advice.hold`) and serialised the same way (:func:`solver.util.dumps_json`),
+:func:`solver.armada.advice.hold`) and serialised the same way (:func:`solver.io.dumps_json`),
 so the body is byte for byte what the CLI prints. Endpoints are plain functions, which the
 server runs on its thread pool: a turn that takes a second to solve holds one thread, not the
 server. Tables that take longer are built in the background (:mod:`solver.web.tables`).
@@ -21,7 +21,9 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from solver.util import PROOFS_DIR, REPORTS_DIR, InputError, dumps_json
+from solver.errors import InputError
+from solver.io import dumps_json
+from solver.paths import PROOFS_DIR, REPORTS_DIR
 from solver.web import errors
 from solver.web.answers import Answers
 from solver.web.builds import Builds

@@ -16,7 +16,8 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from solver.util import InputError, dumps_json
+from solver.errors import InputError
+from solver.io import dumps_json
 
 router = APIRouter()
 SOURCE = "position"  # how errors name the position (the CLI names its file)

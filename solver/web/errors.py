@@ -122,7 +122,7 @@ def install(app: FastAPI) -> None:
     async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
         return _unprocessable(validation_line(err.errors()))
 
-    @app.exception_handler(ValueError)  # solver.util.InputError, and the domain's checks
+    @app.exception_handler(ValueError)  # solver.errors.InputError, and the domain's checks
     async def _bad_value(request: Request, err: ValueError) -> JSONResponse:
         return _unprocessable(json_fields(str(err), _fields(request)) or "invalid value")
 

@@ -34,7 +34,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from solver.util import InputError, dumps_json, output_path, write_output
+from solver.errors import InputError
+from solver.io import dumps_json, output_path, write_output
 
 LANGUAGES = ("en", "fr", "de")
 NAMES_FILE = Path(__file__).parent / "static" / "i18n" / "names.json"

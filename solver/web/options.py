@@ -14,7 +14,8 @@ def card_label(title: str) -> str:
 
 
 def _readings(rules_file, what: str) -> list[dict]:
-    from solver.util import read_toml, variant_readings
+    from solver.io import read_toml
+    from solver.variants import variant_readings
 
     readings = variant_readings(read_toml(rules_file, what))
     return [{"name": name, "summary": spec["description"]} for name, spec in readings.items()]

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from solver.util import InputError, os_error_text
+from solver.errors import InputError, os_error_text
 
 EVERYWHERE = ("0.0.0.0", "::")
 

@@ -28,8 +28,9 @@ from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
+from solver.errors import InputError
+from solver.paths import PROOFS_DIR
 from solver.sabords.game.two_player import GameSpec, GameTable
-from solver.util import PROOFS_DIR, InputError
 from solver.web.builds import Builds
 
 # reference measurements on an idle 2-core machine, scaled by how busy the machine is until a

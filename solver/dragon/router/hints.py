@@ -15,7 +15,7 @@ from ortools.sat.python import cp_model
 
 from solver.dragon.route import INF, WORK_LIMIT, RouteResult
 from solver.dragon.router.decode import PlanReader
-from solver.util import SolveError
+from solver.errors import SolveError
 
 if TYPE_CHECKING:
     from solver.dragon.move import Move

@@ -15,12 +15,12 @@ from collections.abc import Callable
 import numpy as np
 
 from solver.engine import solve
+from solver.errors import InputError
 from solver.sabords.dice import format_dice, parse_dice
 from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.objective import Objective
 from solver.sabords.turn.advice import advise, best_protect, turn_mode
 from solver.sabords.turn.lanes import UNIT, card_turn
-from solver.util import InputError
 
 
 def phase_of(spec: GameSpec, me: int, opponent: int, sudden_death: bool) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.io import atomic_write_bytes, atomic_write_text, dumps_json
 from solver.sabords.game.advice import game_hold
 from solver.sabords.game.bounds import hit_probability
 from solver.sabords.game.deck import simulate
@@ -26,7 +27,6 @@ from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.solved import load_game, read_proof, with_play
 from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.rules import load_rules
-from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
 
 TARGET, OTHER_TARGETS = 6000, (5000, 8000)
 READINGS = ("endgame-new-final-round", "ties-extra-round", "nine-as-set", "score-floor-zero",

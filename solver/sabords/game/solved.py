@@ -127,7 +127,7 @@ def shipped_table(spec: GameSpec, proofs_dir: Path | None = None) -> GameTable |
     ``spec`` (rules file, variants, target, lowest score), else None. It holds the values, not
     the solve's statistics: positions and holds are answered from it exactly (the solve's own
     floats), the headline is not."""
-    from solver.util import PROOFS_DIR
+    from solver.paths import PROOFS_DIR
 
     path = (PROOFS_DIR if proofs_dir is None else proofs_dir) / "sabords" / \
         f"game-{spec.target}.json"

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.sabords.rules import Rules
 from solver.sabords.turn.lanes import UNIT
-from solver.util import InputError
 
 DEFAULT_LOW = -9500  # points: the chance of ever going below it is < 1e-9 (see the docstring)
 PHASES = ("normal", "last", "sudden-death")

@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from solver.errors import InputError
 from solver.sabords.review.position import Position, next_position, points_pay, turn_doc
 from solver.sabords.review.record import GameRecord, parse_record
 from solver.sabords.review.turn import TurnReplay
-from solver.util import InputError
 
 
 def review_answer(text: str, table_source: Callable, name: str | None = None,

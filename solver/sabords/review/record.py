@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from solver.errors import InputError
+from solver.names import normalise_name
 from solver.sabords.dice import parse_dice
 from solver.sabords.rules import Rules, load_rules
-from solver.util import InputError, normalise_name
 
 HEADER_KEYS = ("game", "players", "target", "variant", "variants")
 ENDS = ("stop", "bust", "island")

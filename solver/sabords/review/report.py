@@ -24,12 +24,12 @@ def example_record(table_source, seed: int = SEED, turns: int | None = None) -> 
 def write_review_example(out: Path, table_source=None) -> dict:
     """Write ``out/review/``: ``game.txt`` (the record), ``review.txt``, ``review.json``,
     ``review.png`` and a README with the headline numbers; returns the review."""
+    from solver.io import atomic_write_bytes, atomic_write_text, dumps_json
     from solver.sabords.answers import game_table
     from solver.sabords.review.moves import review_record
     from solver.sabords.review.plot import review_png
     from solver.sabords.review.record import parse_record
     from solver.sabords.review.text import review_text
-    from solver.util import atomic_write_bytes, atomic_write_text, dumps_json
 
     source = game_table() if table_source is None else table_source
     folder = out / "review"

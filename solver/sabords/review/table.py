@@ -20,11 +20,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.sabords.review.position import Position, turn_doc
 from solver.sabords.review.record import GameRecord
 from solver.sabords.review.turn import TurnReplay
 from solver.sabords.turn.lanes import UNIT, card_turn
-from solver.util import InputError
 
 
 def table_values(players: int) -> dict:

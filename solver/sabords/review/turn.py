@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.engine.stopping import evaluate
+from solver.errors import InputError
 from solver.sabords.dice import format_dice
 from solver.sabords.review.record import TurnRecord
 from solver.sabords.rules import NO_LIMIT, Rules
@@ -37,7 +38,6 @@ from solver.sabords.scoring import (
 )
 from solver.sabords.turn.advice import best_protect
 from solver.sabords.turn.lanes import UNIT, card_turn
-from solver.util import InputError
 
 
 @dataclass

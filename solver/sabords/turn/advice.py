@@ -10,12 +10,13 @@ from collections.abc import Callable
 import numpy as np
 
 from solver.engine import STOP
+from solver.errors import InputError
+from solver.names import normalise_name
 from solver.sabords.dice import format_dice, parse_dice
 from solver.sabords.objective import Objective
 from solver.sabords.rules import NO_LIMIT, Card, Rules
 from solver.sabords.turn.model import build_model
 from solver.sabords.turn.solve import TurnSolution, action_table, solve_turn
-from solver.util import InputError, normalise_name
 
 
 def turn_mode(card: Card, sorceress_used: bool, rerolled: bool) -> int:

@@ -17,6 +17,7 @@ import numpy as np
 
 from solver.engine import STOP
 from solver.engine.stopping import action_values
+from solver.paths import PROOFS_DIR
 from solver.rules.claims import verify_stored, write_claims
 from solver.rules.editions import unmeasured_variants
 from solver.sabords.objective import Objective, parse_objective
@@ -24,7 +25,6 @@ from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules,
 from solver.sabords.turn.certify import certificate_path, check_document
 from solver.sabords.turn.model import TurnModel
 from solver.sabords.turn.solve import solve_turn
-from solver.util import PROOFS_DIR
 
 CARDS = STANDARD_CARDS + PROMO_CARDS
 OBJECTIVES = (Objective("points"), Objective("margin"), Objective("reach", 1000))

@@ -17,13 +17,14 @@ import numpy as np
 
 from solver.engine import STOP
 from solver.engine.certificate import Certificate, certify, verify
+from solver.io import atomic_write_text
+from solver.paths import PROOFS_DIR
 from solver.sabords.dice import format_dice, parse_dice
 from solver.sabords.objective import Objective
 from solver.sabords.rules import Rules
 from solver.sabords.scoring import island_distribution
 from solver.sabords.turn.model import TurnModel, build_model
 from solver.sabords.turn.solve import solve_turn
-from solver.util import PROOFS_DIR, atomic_write_text
 
 POINTS = Objective("points")
 

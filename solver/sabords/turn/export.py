@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 import io
 
-from solver.util import dumps_json
+from solver.io import dumps_json
 
 COLUMNS = ["mode", "dice", "action", "reroll", "keep", "protect", "value", "bust"]
 

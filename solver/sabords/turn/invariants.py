@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.errors import InputError
+from solver.io import atomic_write_text, dumps_json
 from solver.rules.claims import invariant_row
 from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules, variant_names
 from solver.sabords.scoring import (
@@ -23,7 +25,6 @@ from solver.sabords.scoring import (
     protected_outcomes,
     stop_outcomes,
 )
-from solver.util import InputError, atomic_write_text, dumps_json
 
 CARDS = STANDARD_CARDS + PROMO_CARDS
 SUBDIR = Path("sabords") / "invariants"

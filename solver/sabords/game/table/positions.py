@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.sabords.game.table.equilibrium import TableSolution, solve_table
 from solver.sabords.game.table.rule import (
     RULE,
@@ -29,7 +30,6 @@ from solver.sabords.game.table.rule import (
 from solver.sabords.game.table.states import NORMAL, RACE, EndRules, Layout, TableSpec, final
 from solver.sabords.game.two_player import GameTable
 from solver.sabords.turn.lanes import UNIT, deck_turns
-from solver.util import InputError
 
 # The largest table solved on request: every state keeps its turns' warm starts in memory,
 # about 53 KB a state with eight dice (64,000 states: 3.4 GB), and a command stays under 8 GB.

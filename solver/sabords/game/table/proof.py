@@ -51,7 +51,7 @@ def read_proof(path: Path) -> TableSolution:
 
 def shipped_solution(spec: TableSpec, proofs_dir: Path | None = None) -> TableSolution | None:
     """The three-player table ``make solve`` ships, if it is the one ``spec`` asks for."""
-    from solver.util import PROOFS_DIR
+    from solver.paths import PROOFS_DIR
 
     path = (PROOFS_DIR if proofs_dir is None else proofs_dir) / "sabords" / \
         PROOF.format(target=spec.game.target)

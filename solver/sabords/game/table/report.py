@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.io import atomic_write_text, dumps_json
 from solver.sabords.game.solved import load_game, with_play
 from solver.sabords.game.table.departures import CHANGED, departures
 from solver.sabords.game.table.equilibrium import TableSolution, TableSolver
@@ -27,7 +28,6 @@ from solver.sabords.game.table.rule import RULE, RULE_TITLE, against_exact, at_t
 from solver.sabords.game.table.states import NORMAL, TableSpec
 from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.rules import load_rules
-from solver.util import atomic_write_text, dumps_json
 
 SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # 36,678 states, pure
 RULE_GAMES, RULE_SEED = 120_000, 2026  # standard error below 0.002 a seat and a gain

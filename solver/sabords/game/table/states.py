@@ -26,10 +26,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import Rules
 from solver.sabords.turn.lanes import DeckTurns, deck_turns
-from solver.util import InputError
 
 NORMAL, RACE = "normal", "race"
 
