@@ -7,24 +7,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str,
-          markdown: bool = False, rule: bool = True) -> str:
-    """Columns padded to width; ``align`` has one ``l`` or ``r`` per column; ``rule=False``
-    leaves out the line under the headers (plain text only)."""
-    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(row[j]) for row in cells) for j in range(len(headers))]
+def table(headers: Sequence[str] | None, rows: Sequence[Sequence[object]], align: str,
+          markdown: bool = False, rule: bool = True, widths: Sequence[int] = ()) -> str:
+    """Columns padded to width; ``align`` has one ``l`` or ``r`` per column; ``widths`` gives
+    columns a least width (a column of dice as wide as a whole roll, whichever rows show);
+    ``rule=False`` leaves out the line under the headers, ``headers=None`` the headers too
+    (rows of names and values; plain text only)."""
+    if markdown and headers is None:
+        raise ValueError("a Markdown table needs headers")
+    head = [] if headers is None else [[str(c) for c in headers]]
+    cells = head + [[str(c) for c in row] for row in rows]
+    least = [*widths, *[0] * (len(align) - len(widths))]
+    sizes = [max([least[j], *(len(row[j]) for row in cells)]) for j in range(len(align))]
 
     def fmt(row: list[str]) -> str:
         parts = [c.rjust(w) if a == "r" else c.ljust(w)
-                 for c, w, a in zip(row, widths, align, strict=True)]
+                 for c, w, a in zip(row, sizes, align, strict=True)]
         return ("| " + " | ".join(parts) + " |") if markdown else "  ".join(parts).rstrip()
 
     if markdown:
         rule_md = "|" + "|".join(("-" * (w + 1) + ":") if a == "r" else ("-" * (w + 2))
-                              for w, a in zip(widths, align, strict=True)) + "|"
+                              for w, a in zip(sizes, align, strict=True)) + "|"
         return "\n".join([fmt(cells[0]), rule_md, *(fmt(r) for r in cells[1:])]) + "\n"
-    under = ["  ".join("-" * w for w in widths)] if rule else []
-    return "\n".join([fmt(cells[0]), *under, *(fmt(r) for r in cells[1:])]) + "\n"
+    under = ["  ".join("-" * w for w in sizes)] if rule and head else []
+    return "\n".join([*map(fmt, cells[:len(head)]), *under, *map(fmt, cells[len(head):])]) + "\n"
 
 
 def distinguishing_digits(values: list[float], least: int, most: int) -> int:

@@ -12,11 +12,13 @@ import random
 import statistics
 import sys
 import time
+from textwrap import indent
 
 from solver.dragon.board import default_island
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery
 from solver.dragon.router.rounds import cp_route
+from solver.text import table
 
 QUERIES = 200
 SEED = 4242
@@ -84,11 +86,10 @@ def timed(qs: list[RouteQuery], label: str) -> dict:
     figures = {"queries": n, "wall_s": _spread(wall), "cpu_s": _spread(cpu),
                "work": _spread(work), "over_2s": len(slow)}
     print(f"route (CP-SAT), {n} random positions, {label}")
-    for key, name, unit in (("wall_s", "wall", " s"), ("cpu_s", "CPU", " s"),
-                            ("work", "CP-SAT work", "")):
-        f = figures[key]
-        print(f"  {name:<11} median {f['median']:.3f}{unit}   95% {f['p95']:.3f}{unit}   "
-              f"worst {f['worst']:.3f}{unit}")
+    rows = [[name, *(f"{figures[key][at]:.3f}{unit}" for at in ("median", "p95", "worst"))]
+            for key, name, unit in (("wall_s", "wall", " s"), ("cpu_s", "CPU", " s"),
+                                    ("work", "CP-SAT work", ""))]
+    print(indent(table(["", "median", "95%", "worst"], rows, "lrrr", rule=False), "  "), end="")
     print(f"  over 2 s (wall or CPU): {len(slow)}"
           + "".join(f"  #{i} {dt:.1f} s ({dc:.1f} s CPU)" for i, dt, dc in slow))
     return figures

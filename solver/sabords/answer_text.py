@@ -3,7 +3,11 @@ and ``treasure sabords hold`` with the scoreboard print for the JSON documents t
 
 from __future__ import annotations
 
+from textwrap import indent
+
 import click
+
+from solver.text import distinguishing_digits, table
 
 
 def game_text(result: dict, card: str | None) -> None:
@@ -37,11 +41,9 @@ def headline_text(head: dict) -> None:
                 ("first player wins, both play for points",
                  head["points_play"]["first_player_wins"]),
                 ("optimal beats points play, both seats", 0.5 + head["gain"])]
-        for label, value in rows:
-            click.echo(f"  {label.ljust(42)} {value:.6f}")
+        pairs = [(label, f"{value:.6f}") for label, value in rows]
+        click.echo(indent(table(None, pairs, "ll", widths=(41,)), "  "), nl=False)
         return
-    from solver.text import table
-
     rows = [[f"seat {i + 1}", f"{opt:.6f}", f"{pts:.6f}"] for i, (opt, pts) in
             enumerate(zip(head["seat_wins"], head["points_play"]["seat_wins"], strict=True))]
     first = "optimal play" if head["exact"] else f"rule {head['rule']}"
@@ -63,8 +65,6 @@ def rule_note(answer: dict) -> str:
 
 def game_hold_text(advice: dict, show_all: bool) -> None:
     """``hold`` with the scoreboard, for people: each option's P(win), best first."""
-    from solver.text import distinguishing_digits
-
     if "scores" in advice:
         where = f"scores {','.join(map(str, advice['scores']))}"
     else:
@@ -94,11 +94,9 @@ def game_hold_text(advice: dict, show_all: bool) -> None:
         pb = advice["points_best"]
         click.echo(f"maximising points would {name(pb).lower()}: P(win) "
                    f"{pb['win']:.{digits}f}, {best['value'] - pb['win']:.{digits}f} less")
-    width = max(len(o.get("reroll", "")) for o in options) + 7
-    click.echo(f"{'option'.ljust(width)}  {'keep'.ljust(8)}  P(win)")
-    click.echo(f"{'-' * width}  {'-' * 8}  {'-' * (digits + 2)}")
-    for o in options:
-        label = "stop" if o["action"] == "stop" else "reroll " + o["reroll"]
-        click.echo(f"{label.ljust(width)}  {o['keep'].ljust(8)}  {o['value']:.{digits}f}")
+    rows = [["stop" if o["action"] == "stop" else "reroll " + o["reroll"], o["keep"],
+             f"{o['value']:.{digits}f}"] for o in options]
+    dice = len(advice["dice"])  # the keep column as wide as the roll, whichever options show
+    click.echo(table(["option", "keep", "P(win)"], rows, "lll", widths=(0, dice)), nl=False)
     if len(advice["options"]) > len(options):
         click.echo(f"({len(advice['options']) - len(options)} more options: --all)")

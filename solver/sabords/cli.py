@@ -191,9 +191,7 @@ def _chest_dice(text: str, counts: np.ndarray, card, rules) -> np.ndarray:
 
 
 def _print_pairs(pairs) -> None:
-    width = max(len(k) for k, _ in pairs)
-    for key, value in pairs:
-        click.echo(f"{key.ljust(width)}  {value}")
+    _print_table(None, pairs, "ll")
 
 
 def _print_table(headers, rows, align) -> None:

@@ -17,6 +17,7 @@ from solver.sabords.objective import Objective
 from solver.sabords.rules import NO_LIMIT, Card, Rules
 from solver.sabords.turn.model import build_model
 from solver.sabords.turn.solve import TurnSolution, action_table, solve_turn
+from solver.text import table
 
 
 def turn_mode(card: Card, sorceress_used: bool, rerolled: bool) -> int:
@@ -239,9 +240,9 @@ def island_text(advice: dict) -> str:
                "to choose under the default reading")
         lines = [f"{head}: the turn goes on; {how}",
                  f"each roll must add a skull or the turn ends; {lost}"]
-    lines += [f"(on a roll after the first these dice are a bust: {advice['skulls']} skulls)",
-              "loss  probability"]
-    lines += [f"{loss:>4}  {p:11.4f}" for loss, p in advice["loss_distribution"].items()]
+    lines.append(f"(on a roll after the first these dice are a bust: {advice['skulls']} skulls)")
+    rows = [[loss, f"{p:.4f}"] for loss, p in advice["loss_distribution"].items()]
+    lines.append(table(["loss", "probability"], rows, "rr", rule=False).rstrip("\n"))
     return "\n".join(lines)
 
 
