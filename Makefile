@@ -16,8 +16,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # An editable install leaves the package uncompiled (a regular pip install compiles it); where
-# PYTHONDONTWRITEBYTECODE is set, every command would then compile its modules again, about a
-# tenth of a second of the warm `hold` answer's 0.3 s. Up-to-date files are skipped.
+# PYTHONDONTWRITEBYTECODE is set, every command would then compile its modules again, a large
+# part of a warm `hold` answer. Up-to-date files are skipped.
 bytecode: install
 	$(COMPILE)
 

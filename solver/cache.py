@@ -20,7 +20,7 @@ Contract:
   instead of building it again. Reading an entry that is there takes no lock.
 * **Never trusted blindly.** An entry whose header, size or checksum is wrong (cut short,
   overwritten, not ours) is reported once on stderr, deleted and rebuilt. The checksum of a
-  large entry costs time (0.1 to 0.2 s for Gold Armada's 58.7 MB), so once it has been checked
+  large entry (Gold Armada's tables) costs time, so once it has been checked
   the file's identity (inode, size, modification and change times) is noted in the hidden
   file ``.<entry>.checked``; while the file still has that identity the checksum is not
   computed again (any write to the file changes its times, to the file system's clock tick:

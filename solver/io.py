@@ -97,8 +97,8 @@ def dumps_json(obj: object) -> str:
     """Deterministic JSON: sorted keys, two-space indent, trailing newline.
 
     Byte for byte ``json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False)``, written
-    twice as fast: Python's encoder has no C path with an indent (0.5 ms for a ``hold`` answer
-    of 67 options, a quarter of a warm web answer's cost), so each object or list holding only
+    faster: Python's encoder has no C path with an indent, which made JSON a large part of a
+    warm web answer's cost, so each object or list holding only
     strings, numbers, booleans and nulls is written by the C encoder, its item separator
     carrying the line break and indent; only the levels above are walked here. Anything else
     (a dict with keys other than strings above the innermost level, a value JSON cannot write,

@@ -204,7 +204,7 @@ def export(objective, fmt, out_file, board_file, variants) -> None:
     "value" of shape (skulls + 1, codes), where a state's code is the sum of
     taken[i] * stride[i], with "stride", "doubloons", "piers" and "objective". States where
     the game is over are worth 0. solo: expected final score; duel: expected final margin of
-    the player to move. The CSV is about 180 MB for the shipped board.
+    the player to move. The CSV is large: one line per board state.
 
     \b
     Examples:

@@ -135,7 +135,7 @@ def _scores(me, opponent, sudden_death, scores, trigger, race) -> tuple[int, ...
         if trigger is not None or race:
             raise InputError("--trigger and --race go with --scores")
         return None
-    # only now: the whole table's modules bring numba (0.8 s of start-up for every hold)
+    # only now: the whole table's modules bring numba, slow to start for every hold
     from solver.sabords.game.table.positions import parse_scores
     from solver.sabords.rules import load_rules
 
@@ -234,8 +234,8 @@ def game_table(use_cache: bool = True):
 
 def whole_table(use_cache: bool = True):
     """The command line's source of whole-table solutions (three players or more), whose
-    modules are imported when a position asks for one (they bring numba: 0.8 s of start-up
-    that a two-player or turn ``hold`` does not need)."""
+    modules are imported when a position asks for one (they bring numba, whose start-up a
+    two-player or turn ``hold`` does not need)."""
 
     def source(spec):
         from solver.sabords.game.table.positions import load_table

@@ -414,7 +414,7 @@ def game(me, opponent, sudden_death, scores, trigger, race, target, card, varian
     often an optimal player beats a points-maximiser than 1/2 (both seats averaged). With
     --me and --opponent, or --scores: my chance from that position (before my card, or with
     --card after it), and with --scores everyone's. The first two-player solve of a target
-    and reading takes under a minute (48 to 54 s at 6000 on two cores) and is then cached;
+    and reading is cached for every later answer (`make bench` times it at 6000);
     `make solve` caches the default game at 5000, 6000 and 8000. Three players are solved
     exactly for small tables (for example --target 300 --variant score-floor-zero).
 

@@ -48,8 +48,8 @@ FACE_ALIASES: dict[str, tuple[str, ...]] = {
 def _spellings(canonical: tuple[str, ...], kind: str) -> Mapping[str, str]:
     """Normalised spelling -> canonical name, for the names in ``canonical`` (``kind``:
     ``card`` or ``face``, whose aliases count). Kept, read-only: every card and dice string
-    a request names is looked up here (folding the 56 spellings again cost a warm ``hold``
-    0.8 ms)."""
+    a request names is looked up here (folding every spelling again for each answer would
+    cost a warm ``hold`` more than its answer)."""
     aliases = CARD_ALIASES if kind == "card" else FACE_ALIASES
     out = {normalise_name(name): name for name in canonical}
     for name in canonical:

@@ -278,7 +278,8 @@ def write_readme(out: Path) -> None:
         "- [game.md](game.md): the whole two-player game solved exactly: P(first player "
         "wins) for targets 5000, 6000 and 8000, against points play, where the scoreboard "
         "changes a decision, rules of thumb, every game-level reading measured, the real deck",
-        "- [game.json](game.json): the same numbers as data (read by the rules verifier)",
+        "- [game.json](game.json): the same numbers as data (its game-level readings read by this "
+        "game's verifier hook, `solver/sabords/verifier.py`, on the rules verifier's behalf)",
         "- [game-heat-map.png](game-heat-map.png): P(win) by the two scores",
         "- [table.md](table.md): the whole table, two to five players: each seat's P(win) "
         "(three players exact on a small table so far), the four- and five-player rule and "

@@ -1,9 +1,7 @@
 """Answers already given, kept for the same query asked again (the web server's hot path).
 
-A warm ``hold`` answer costs the server about 1.5 ms of CPU (a third of it the answer and its
-JSON, the rest HTTP); with scores at a new position the turn is solved again (about 30 ms).
-Under load, as when a table's phones all ask about the same dice, the server holds one
-interpreter lock, so 200 requests at once wait for 200 of those.
+Under load, as when a table's phones all ask about the same dice, the server's requests share
+one interpreter lock, so each answer's cost counts many times over (`make bench` measures it).
 A query's answer never changes while the server runs (the rules are read once; tables, once
 built, are only read), so the body is kept, keyed by the endpoint, the query's fields and the
 cache folder the tables come from, and the same query is answered from it. Only answers are

@@ -36,8 +36,8 @@ STATIC_DIR = Path(__file__).parent / "static"
 
 @cache
 def _version() -> str:
-    """The installed package's version (read once: the metadata lookup cost each health check
-    0.9 ms)."""
+    """The installed package's version (read once: the metadata lookup is slow for a health
+    check)."""
     try:
         return version("treasure-solver")
     except PackageNotFoundError:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-MAX_TARGET = 10_000  # the largest whole game the server solves (about two minutes cold)
+MAX_TARGET = 10_000  # the largest whole game the server solves (its time grows as the square)
 MAX_TEXT = 100  # the longest string any field takes (a dice string in words is under 80)
 NAME = 60  # a card, variant or objective name (the longest is under 40)
 MAX_PLAYERS = 5  # the most scores a position lists (the box: 2 to 5 players)

@@ -1,10 +1,9 @@
 """Where the web server gets the tables that take long to solve, without waiting for them.
 
-**Mille Sabords whole game** (about 55 seconds cold at target 6000 on an idle machine): from
-the cache when it is there (exactly what the command line reads); else, when the game is the
-one whose table ships in ``proofs/sabords/game-<target>.json`` (same rules file, variants,
-target and lowest score), from that file, read once (a third of a second); else built in the
-background (:class:`~solver.web.builds.Builds`) while requests are answered "building".
+**Mille Sabords whole game**: from the cache when it is there (exactly what the command line
+reads); else, when the game is the one whose table ships in ``proofs/sabords/game-<target>.json``
+(same rules file, variants, target and lowest score), from that file, read once; else built in
+the background (:class:`~solver.web.builds.Builds`) while requests are answered "building".
 
 The shipped table does not seed the disk cache: it holds the game's values but not the
 solve's statistics (the headline's points-play and optimal-against-points figures, which take
@@ -12,8 +11,8 @@ a solve of their own), so a cache entry made from it would break ``treasure sabo
 without a position. Position and hold queries need only the values, which are the solve's
 own floats (written with full precision), so answering them from the file is exact.
 
-**Gold Armada whole-game tables** (about twenty seconds cold): built in the background the
-same way; once cached, the query reads them as the command line does.
+**Gold Armada whole-game tables**: built in the background the same way; once cached, the
+query reads them as the command line does.
 
 When the cache folder cannot be used nothing can be built ahead: the shipped table still
 answers its game, and any other table is solved during the request, as the command line
@@ -33,10 +32,10 @@ from solver.paths import PROOFS_DIR
 from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.web.builds import Builds
 
-# reference measurements on an idle 2-core machine, scaled by how busy the machine is until a
-# build of the kind has run (then its own time is the estimate: solver.web.builds):
-# the whole game's cold solve at target 6000, keeping scores from -9500 (155 hundreds per
-# player), took 48 to 54 s (`make bench`, a fresh process); the time grows with the pairs kept
+# How long a build takes, before one of its kind has run here (then its own pace is the
+# estimate: solver.web.builds): `make bench`'s figures on an idle 2-core machine, scaled by how
+# busy the machine is. The whole game at 6000 keeps scores from -9500 (155 hundreds a player);
+# its time grows with the score pairs kept.
 GAME_SECONDS_AT_6000 = 55.0
 GAME_SPAN_AT_6000 = 155
 ARMADA_SECONDS = 20.0  # one Gold Armada whole-game table, cold, compilation included
@@ -109,8 +108,8 @@ class GameTables:
 @lru_cache(maxsize=32)
 def armada_game(variants: tuple[str, ...]):
     """The Gold Armada game on the shipped board under ``variants``, made once per reading:
-    each request made it anew (the board file parsed, the keep lattice and the turn's stages
-    worked out again: about half of a warm turn answer's 7 ms). The rules and board are read
+    making it for each request (the board file parsed, the keep lattice and the turn's stages
+    worked out again) would cost more than the answer. The rules and board are read
     once while the server runs, as the options are."""
     from solver.armada.game import Game
 
@@ -135,11 +134,10 @@ def armada_ready(builds: Builds, game, objective: str) -> None:
 
 
 # -- the whole table: three players exactly, four and five by the rule -------------------------
-# references, measured on the 2-core machine at load average 8 (so they overestimate an idle
-# one; after a build of the kind its own pace is used): the three-player table at target 300,
-# scores floored at zero (36,678 states) took 151 s cold (152 s in `make bench`), and the time
-# grows with the states; the two-player table's play (every turn solved once more at the
-# table's values) took 84.7 s at target 6000 (1.9 s at 300), growing like the game's work
+# references as above (`make bench`'s figures, taken on the busy shared machine, so they
+# overestimate an idle one): the three-player table at target 300, scores floored at zero
+# (WHOLE_STATES states), its time growing with the states; the two-player table's play (every
+# turn solved once more at the table's values) at 6000, growing like the game's work
 WHOLE_SECONDS = 150.0
 WHOLE_STATES = 36_678
 PLAY_SECONDS_AT_6000 = 85.0

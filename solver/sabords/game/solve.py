@@ -3,39 +3,19 @@ iterations that make every state's value consistent with its turns (see
 :mod:`solver.sabords.game.two_player` for the states and the order of the phases).
 
 **Newton steps over the score pairs.** A cyclic phase (the normal phase, sudden death) is
-solved by policy iteration, which for a game of alternating turns is Newton's method on
-``V = T V``: (1) *improvement*: at the current values, solve every state's turns (each card is
-the engine's stopping problem with these payoffs, warm-started from the last pass) and record,
-per state, the probability of each outcome under the turns' optimal policies; the largest
-``|T V - V|`` is the Bellman residual; (2) *evaluation*: with those distributions fixed, a
-state's value is a linear function of the others', and the linear system is solved by
-Gauss-Seidel sweeps (dot products, no turn solved), only as precisely as the next residual can
-show: a thousandth of the larger of the residual squared and the turns' precision over 200 (at
-6000, a step's residual is 0.002 to 0.005 times the last step's turn precision where that
-dominates; 239 sweeps in all instead of 354 when every evaluation went to ``tol / 10``).
-Starting from the points-play values, five Newton steps reach the tolerance, a residual below
-1e-13 (at 6000: about 1e-1, 1e-3, 1e-5, 1e-9, 2e-15; at 8000 sudden death takes six); a step
-that does not shrink the residual is replaced by the plain value-iteration step ``T V``
-(safeguard). Early steps are inexact Newton steps: their turns are solved only as precisely as
-the residual they are to reach needs: the smaller of a thousandth of the last residual and a
-hundredth of its square (with the square alone, sudden death at 6000 needed a sixth step, its
-fifth residual 1.8e-13 above the tolerance; with a hundredth of it, five steps end at 1.9e-15,
-and the normal phase at 1.7e-15 instead of 6.8e-15, 1.7 s less in all; the table within 1.6e-14
-of the one solved before). The first step (residual about 1e-1) solves its turns to 1e-3 and
-pushes its outcome distributions until less than 1e-4 of the mass is in play: measured at
-target 3000, that is 30 % cheaper than 1e-4 and 1e-6 and leaves the second step's residual at
-1.35e-3 instead of 1.31e-3. Every later step pushes to 1e-16, so that a row can be kept from
-one step to the next while its policy holds (a looser push on later steps would be pushed again
-on the last ones, which costs more than it saves). A solve that starts from another reading's
-solved table (the report's readings) starts near the solution: its first step solves its turns
-to 1e-6 and pushes to 1e-16 (:data:`WARM_INNER`). Measured on `endgame-new-final-round` at 6000
-from the default table (with the earlier, per-action turn kernel; the ratio is what matters):
-residuals 2.2e-3, 1.1e-5, 5.4e-9, 1.6e-14 in 707 s, where the loose first step left its error
-in the second (2.2e-3, 2.0e-4, 1.4e-6, 2.9e-9, 8.3e-15 in 995 s). The first step takes the
-levels in order and evaluates each level as soon as its turns are solved, so the levels below
-choose against new values. Late steps change few policies where it matters, and the engine then
-keeps a turn's outcome distribution instead of pushing it again
-(:func:`~solver.engine.batch.solve_lanes`).
+solved by policy iteration, Newton's method on ``V = T V`` for alternating turns: (1)
+*improvement*: at the current values, solve every state's turns (the engine's stopping
+problem with these payoffs, warm-started from the last pass) and record each state's outcome
+distribution under the optimal policies; the largest ``|T V - V|`` is the Bellman residual;
+(2) *evaluation*: with those distributions fixed the values are a linear system, solved by
+Gauss-Seidel sweeps only as precisely as the next residual can show. A step that does not
+shrink the residual is replaced by a plain value-iteration step (safeguard). Early steps are
+inexact, their turns solved only as precisely as the residual they are to reach needs
+(:data:`FIRST_INNER`, :data:`FIRST_PUSH`): precision spent before the values are close is
+wasted. Later steps push to :data:`LAST_PUSH`, so that a turn's outcome distribution is kept
+from one step to the next while its policy holds; a solve that starts from another reading's
+solved table starts near the solution (:data:`WARM_INNER`). The first step evaluates each
+level as soon as its turns are solved, so the levels below choose against new values.
 
 **Sweeps in decreasing total score, pairs solved together.** Most turns raise the mover's
 score, so a sweep from the highest total score down finds most of what a state needs already
@@ -244,7 +224,7 @@ class GameSolver:
             if residual <= tol and inner <= tol / 10:
                 break
             # the next residual: Newton squares this one, and turns solved to `inner` leave
-            # about inner / 200 of their own (measured, see the module docstring); the next
+            # about inner / 200 of their own (an empirical ratio, at most that); the next
             # turns are asked for a little more precision than the square
             coming = max(residual * residual, inner / 200)
             inner = max(min(inner, residual / 1000, residual * residual / 100), tol / 10)

@@ -65,7 +65,7 @@ class GameSpec:
             raise InputError(f"bad target {target}: a positive multiple of {UNIT} points")
         if target > MAX_TARGET:
             raise InputError(f"bad target {target}: at most {MAX_TARGET} (the solve grows with "
-                             "the square of the target: about an hour and a half there)")
+                             "the square of the target)")
         low = DEFAULT_LOW if self.low is None else int(self.low)
         if self.rules.score_floor == "zero":
             low = 0

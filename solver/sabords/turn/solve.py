@@ -47,7 +47,7 @@ class TurnSolution:
         """Every action's value (the engine's, as the solver saw them), and per (mode of the
         next roll, kept dice) the probability that the next roll busts and that the turn ends
         in a bust: what :func:`action_table` reads, worked out once per solution (it walks the
-        whole lattice; a warm ``hold`` spent 0.7 ms doing it again for each answer)."""
+        whole lattice, too slow to repeat for each warm ``hold``)."""
         problem = self.model.problem
         values = action_values(problem, self.value)
         busts = problem.space.expect(np.stack([(~problem.live).astype(float), self.bust]))
