@@ -13,8 +13,9 @@ as zero-sum between two players (the other's is minus the mover's).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from solver.errors import InputError
 
@@ -29,6 +30,7 @@ RATINGS = {
     "doubloons": ((0.005, "flawless"), (0.03, "expert"), (0.1, "strong"),
                   (0.25, "intermediate"), (0.6, "casual"), (float("inf"), "beginner")),
 }
+Command = TypeVar("Command", bound=Callable)
 LARGEST = 3  # mistakes listed per player
 EPS = 1e-9  # a cost below this is rounding, not a mistake
 
@@ -41,6 +43,29 @@ def naming_record(name: str | None) -> Iterator[None]:
         yield
     except InputError as err:
         raise InputError(f"game record{f' {name}' if name else ''}: {err}") from None
+
+
+def review_options(plot_help: str, cache_help: str) -> Callable[[Command], Command]:
+    """The argument and options both games' ``review`` commands take, the parameters of
+    :func:`print_review` (``FILE``, ``--json``, ``--plot``, ``--all``, ``--no-cache``), with
+    each game's words for what its chart draws and which table its cache holds."""
+    import click
+
+    options = [
+        click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=True)),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON."),
+        click.option("--plot", "plot_file", metavar="FILE.png", default=None, help=plot_help),
+        click.option("--all", "show_all", is_flag=True,
+                     help="List every decision, not only those that cost something."),
+        click.option("--no-cache", is_flag=True, help=cache_help),
+    ]
+
+    def decorate(command: Command) -> Command:
+        for option in reversed(options):  # as if written above the command in this order
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def print_review(record_file: str, as_json: bool, plot_file: str | None, show_all: bool,

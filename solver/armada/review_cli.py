@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import click
 
+from solver.review import print_review, review_options
+
 
 @click.command()
-@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=True))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--plot", "plot_file", metavar="FILE.png", default=None,
-              help="Also draw each player's expected final score (one player) or margin "
-                   "(two) through the game as a PNG.")
-@click.option("--all", "show_all", is_flag=True,
-              help="List every decision, not only those that cost something.")
-@click.option("--no-cache", is_flag=True,
-              help="Solve the whole-game table again instead of using the cached one.")
+@review_options(plot_help="Also draw each player's expected final score (one player) or "
+                          "margin (two) through the game as a PNG.",
+                cache_help="Solve the whole-game table again instead of using the cached one.")
 def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
     """Review a recorded Gold Armada game: the cost of every keep and take, the luck of
     every roll, each player's totals and a rating.
@@ -33,7 +29,6 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
     """
     from solver.armada.review import review_answer
     from solver.armada.tables import load_table
-    from solver.review import print_review
 
     print_review(record_file, as_json, plot_file, show_all,
                  lambda text: review_answer(text, lambda game, objective: load_table(

@@ -11,6 +11,7 @@ import numpy as np
 from solver.cli_status import StatusLine
 from solver.errors import InputError
 from solver.io import dumps_json, output_path, write_output
+from solver.review import print_review, review_options
 
 CARD_HELP = (
     "Fortune card: none, treasure-island, captain, sorceress, gold, diamond, monkey-business, "
@@ -441,15 +442,9 @@ def game(me, opponent, sudden_death, scores, trigger, race, target, card, varian
 
 
 @sabords.command()
-@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=True))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--plot", "plot_file", metavar="FILE.png", default=None,
-              help="Also draw each player's P(win) through the game (expected points in a "
-                   "record without a target) as a PNG.")
-@click.option("--all", "show_all", is_flag=True,
-              help="List every decision, not only those that cost something.")
-@click.option("--no-cache", is_flag=True, help="Solve the game table again instead of "
-                                                "using the cached one.")
+@review_options(plot_help="Also draw each player's P(win) through the game (expected points "
+                          "in a record without a target) as a PNG.",
+                cache_help="Solve the game table again instead of using the cached one.")
 def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
     """Review a recorded game: the cost of every decision, the luck of every roll and card,
     each player's totals and a rating.
@@ -464,7 +459,6 @@ def review(record_file, as_json, plot_file, show_all, no_cache) -> None:
       treasure sabords review models/sabords/example-game.txt
       treasure sabords review game.txt --json --plot game.png
     """
-    from solver.review import print_review
     from solver.sabords.answers import game_table, whole_table
     from solver.sabords.review.moves import review_answer
     from solver.sabords.review.plot import review_png  # imports matplotlib only when called
