@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from solver.dragon.move import Move
 from solver.dragon.route_search import replay
-from solver.dragon.router.model import CpRouter
+from solver.dragon.router.facts import Facts
 from solver.dragon.router.repair import repair
 from tests.dragon_pinned import pinned
 from tests.test_dragon_route_relax import _waiting_position
@@ -27,7 +27,7 @@ def test_a_source_that_a_later_joker_refills():
     the first joker's field lies there, so refusing every field the route still uses (as
     repair once did) found no swap at all."""
     q = pinned("bench-7-123")  # grey hunter, two Zerstörende Kräfte, Weite Reise, water
-    relaxed = CpRouter(q, relax_swaps=True, min_swaps=2)
+    relaxed = Facts.of(q, relax_swaps=True, min_swaps=2)
     plan = _plan([
         {"action": "long-journey", "card": "long-journey", "to": "boat:grey",
          "with": "water", "terrain": "water"},
@@ -50,7 +50,7 @@ def test_a_far_swap_leaves_the_tile_a_later_neighbour_swap_needs():
     the second joker's field 1,-1, and the Zerstörende Kräfte left for 1,-1 found none: repair
     failed and the router paid a full round (seed 10 #137: 4.0 s, now 1.5 s)."""
     q = pinned("bench-10-137")  # flight, Zerstörende Kräfte, Tosende Elemente, water, ...
-    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    relaxed = Facts.of(q, relax_swaps=True, min_swaps=1)
     plan = _plan([
         _step("1,-4", "swap-adjacent", use="mountain"),
         {"action": "flight", "card": "flight", "to": "1,-2", "over": "1,-3", "pay": "water",
@@ -72,7 +72,7 @@ def test_a_token_with_nothing_left_to_free_is_left_out():
     repair leaves that token out instead of giving up on the whole route (which cost the
     router a full round)."""
     q = pinned("bench-7-123")
-    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    relaxed = Facts.of(q, relax_swaps=True, min_swaps=1)
     plan = _plan([
         {"action": "long-journey", "card": "long-journey", "to": "boat:grey",
          "with": "water", "terrain": "water"},
@@ -94,7 +94,7 @@ def test_a_free_tile_first_keeps_the_field_free_for_the_way_back():
     tile beside -1,0. Bringing a mountain tile first (two chained swaps) keeps -1,0 free for
     the way back and saves the water card: the optimum, three cards."""
     q = pinned("bench-1-165")  # grey hunter: flight, two Zerstörende Kräfte, water
-    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    relaxed = Facts.of(q, relax_swaps=True, min_swaps=1)
     plan = _plan([
         {"action": "flight", "card": "flight", "to": "-1,0", "over": "-1,-1",
          "pay": "swap-adjacent", "use": "volcano", "relaxed_pay": "water"},
@@ -114,7 +114,7 @@ def test_a_token_goes_first_to_a_field_the_continuation_enters_twice():
     continuation enters twice (in, and out with the pair waiting on the treasure field). The
     first paid field of the continuation, 2,0, would save only one card."""
     q = _waiting_position()
-    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    relaxed = Facts.of(q, relax_swaps=True, min_swaps=1)
     plan = _plan([{"action": "flight", "card": "flight", "to": "3,0", "over": "3,1"}])
     continuation = [relaxed.isl.node(v) for v in ("2,0", "1,0", "0,0", "1,0")]
     real = repair(relaxed, plan, 2, continuation)
@@ -129,7 +129,7 @@ def test_a_tile_walks_three_fields_to_its_joker():
     fields only; it failed here, and the router found this route (five cards) only by its
     last round's full model (seed 3 #149: 10 s, now under a second)."""
     q = pinned("bench-3-149")  # flight, three Zerstörende Kräfte, farmland, curse+betrayal
-    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    relaxed = Facts.of(q, relax_swaps=True, min_swaps=1)
     plan = _plan([
         {"action": "flight", "card": "flight", "to": "0,2", "over": "0,3",
          "pay": "swap-adjacent", "use": "volcano"},

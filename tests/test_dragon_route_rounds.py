@@ -20,7 +20,7 @@ def test_rounds_reach_the_whole_models_optimum(index):
     q = QUERIES[index]
     best = cp_route(q)
     whole = CpRouter(q)
-    assert whole.n_swaps == 3
+    assert whole.facts.n_swaps == 3
     exact = whole.solve()
     assert best.optimal and exact.optimal
     assert best.value == exact.value, [c.name for c in q.hand]

@@ -12,23 +12,26 @@ from solver.dragon.router.travel import ANY_TILE
 from solver.dragon.rulebook import dragon_sites
 
 if TYPE_CHECKING:
-    from solver.dragon.router.variables import Layer, SolvedRouter
+    from ortools.sat.python import cp_model
+
+    from solver.dragon.router.variables import Layer, RouterModel
 
 
 class PlanReader:
-    """The plan of a solved router model (its solution in ``router.sol``), read through the
-    variables' names (:class:`~solver.dragon.router.variables.SolvedRouter`)."""
+    """The plan of a solved router model (its solution ``sol``), read through the variables'
+    names (:class:`~solver.dragon.router.variables.RouterModel`)."""
 
-    def __init__(self, router: SolvedRouter) -> None:
-        self.router = router
+    def __init__(self, model: RouterModel, sol: cp_model.CpSolver) -> None:
+        self.model = model
+        self.sol = sol
         self.raided: set[int] = set()  # carrying pairs raided so far (each once)
         # the real tiles as the plan's swaps leave them (the model knows terrain classes only)
-        self.tiles = list(router.q.position.tiles)
+        self.tiles = list(model.q.position.tiles)
 
     def continuation(self) -> list[int]:
         """The solved continuation's cells, in order (empty when the goal is reached)."""
-        r = self.router
-        val = r.sol.Value
+        r = self.model
+        val = self.sol.Value
         succ = {u: v for (u, v), x in r.cont.steps.items() if val(x)}
         for h, x in r.cont.leave_steps.items():
             if val(x):
@@ -42,8 +45,8 @@ class PlanReader:
 
     def plan(self) -> list[Move]:
         """Order the chosen actions into a playable sequence and name the cards."""
-        r = self.router
-        val = r.sol.Value
+        r = self.model
+        val = self.sol.Value
         isl = r.isl
         names = isl.names
         pools: dict = defaultdict(list)
@@ -99,8 +102,8 @@ class PlanReader:
 
     def _walk(self, L: Layer, at: int, plan: list[Move], take) -> tuple[int, bool]:
         """Follow one layer's flow from ``at``, appending its moves; return (end, goal reached)."""
-        r = self.router
-        val = r.sol.Value
+        r = self.model
+        val = self.sol.Value
         isl, names = r.isl, r.isl.names
         succ: dict[int, tuple] = {}
         for (u, v), x in L.steps.items():
@@ -161,8 +164,8 @@ class PlanReader:
 
     def _touched_cells(self) -> set[int]:
         """Cells the route enters, flies over or swaps, and the continuation's cells."""
-        r = self.router
-        val = r.sol.Value
+        r = self.model
+        val = self.sol.Value
         out = {r.start}
         for L in r.layers + [r.cont]:
             for (u, v), x in L.steps.items():
@@ -183,7 +186,7 @@ class PlanReader:
 
     def _dragon_places(self, touched: set[int]) -> list[str]:
         """Legal fields for dragons moved out of the way, away from everything the route uses."""
-        r = self.router
+        r = self.model
         isl = r.isl
         taken = set(r.dragons) | set(r.lone) | set(r.pairs) | touched
         return [isl.names[f] for f in dragon_sites(isl, taken)][:4]

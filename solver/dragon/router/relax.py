@@ -55,6 +55,10 @@ longer a relaxation, it only proposes routes that ``router.repair`` can turn int
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solver.dragon.router.variables import RouterModel
 
 JOKERS = ("swap", "swap-pay")  # the relaxation's swap cards standing in for a payment
 
@@ -160,7 +164,7 @@ class _Sources:
 
     def vacant(self, y, g: int) -> None:
         """A swap with g (chosen by y) needs g free of dragons and other hunters."""
-        _require(self.m, y, self.router._open(g))
+        _require(self.m, y, self.router.may_enter(g))
 
     def joker_count(self):
         """How many entries the relaxed route pays with a joker (one variable, shared)."""
@@ -230,7 +234,7 @@ class _Sources:
         self.router.charge_remaining(sum(self.charged))
 
 
-def swap_sources(router) -> None:
+def swap_sources(router: RouterModel) -> None:
     """One or two swap cards of either kind: the last swap's joker names its source; with two
     cards the other joker takes a printed tile (see the module text)."""
     src = _Sources(router)
@@ -511,7 +515,7 @@ def _off(m, y, g: int, ins: dict, outs: dict) -> None:
         m.Add(y + outs[g] <= 1)
 
 
-def strict_sources(router) -> None:
+def strict_sources(router: RouterModel) -> None:
     """Every joker names its partner field: unoccupied, never entered by the route, not the
     start, each partner used once (see the module text)."""
     m = router.m

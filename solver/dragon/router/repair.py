@@ -17,16 +17,17 @@ from dataclasses import replace
 
 from solver.dragon.cards import parse_card
 from solver.dragon.move import Move
+from solver.dragon.router.facts import Facts
 from solver.dragon.rulebook import swap_reach
 
 
-def repair(router, plan: list[Move], tokens: int, continuation: list[int],
+def repair(facts: Facts, plan: list[Move], tokens: int, continuation: list[int],
            free_first: bool = False) -> list[Move] | None:
-    """A real plan from a relaxed one, or None when a joker has no swap to stand for (a token
-    without one is left out). ``free_first``: a joker bringing a tile another card pays for
-    brings a free tile instead where it can (that card is saved, and the field stays free
-    should the pair step back onto it)."""
-    q, isl = router.q, router.isl
+    """A real plan from a relaxed one of the query ``facts`` describe, or None when a joker
+    has no swap to stand for (a token without one is left out). ``free_first``: a joker
+    bringing a tile another card pays for brings a free tile instead where it can (that card
+    is saved, and the field stays free should the pair step back onto it)."""
+    q, isl = facts.q, facts.isl
     model = isl.model
     own = q.own
     tiles = list(q.position.tiles)
@@ -77,7 +78,7 @@ def repair(router, plan: list[Move], tokens: int, continuation: list[int],
             other = entry.relaxed_pay
             if other:  # bring a tile the other card can pay for (or, first, a free one)
                 card = parse_card(other, model)
-                joker = router.var["double-card-joker"] == "joker"
+                joker = facts.var["double-card-joker"] == "joker"
                 wants = [(other, {t for t in model.terrains if card.pays(t, own, joker)})]
                 if free_first:
                     wants.insert(0, (None, free_terrains))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from solver.dragon.move import Move
 from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
+from solver.dragon.router.facts import Facts
 from solver.dragon.router.model import CpRouter, NotSolved
 from solver.dragon.router.repair import repair
 
@@ -30,7 +31,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     """
     t0 = time.perf_counter()
     say = progress or (lambda _text: None)
-    full = CpRouter(q)
+    full = Facts.of(q)
     most = full.n_swaps
     stages = (False, "strict", True) if full.refines_relaxation() else (False, "strict")
     say("the turn without swaps")
@@ -120,13 +121,13 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
         except NotSolved:  # none found within the work limit: the best so far, unproved
             proved = False
             break
-        if getattr(router, "objective", None) == INF:
+        if router.objective == INF:
             continue  # no route with k swaps beats the best with fewer: that one stands
         proved = proved and found.optimal
         result, prev = found, router
     result.optimal = proved
     result.seconds = time.perf_counter() - t0
-    result.work = sum(getattr(r, "work", 0.0) for r in solved)
+    result.work = sum(r.work for r in solved)
     return result
 
 
@@ -153,6 +154,6 @@ def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:
 
 def _repaired(relaxed: CpRouter, result: RouteResult) -> list[Move] | None:
     """A relaxed router's route made real (its jokers and tokens become swaps), or None."""
-    args = (relaxed, result.plan, relaxed.sol.Value(relaxed.tokens),
+    args = (relaxed.facts, result.plan, relaxed.sol.Value(relaxed.model.tokens),
             relaxed.continuation_nodes())
     return repair(*args) or repair(*args, free_first=True)

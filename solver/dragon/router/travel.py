@@ -35,15 +35,20 @@ when it serves, and the continuation's tokens are left out: both only loosen the
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
 from solver.dragon.router.relax import continuation_entries, saved_twice, turn_ends
 
+if TYPE_CHECKING:
+    from solver.dragon.router.facts import Facts
+    from solver.dragon.router.variables import RouterModel
+
 ANY_TILE = "any-tile"  # a relaxed payment: a card for the tile that replaced a free one
 
 
-def travels(router) -> bool:
+def travels(router: Facts) -> bool:
     """Does the refinement apply (three or more swap cards, none with another action)?"""
     n = router.swap_cards()
     return n >= 3 and router.count["swap-adjacent"] + router.count["swap-any"] == n
@@ -62,7 +67,7 @@ def _vacated(router, f: int):
     return 1
 
 
-def token_travel(router) -> None:
+def token_travel(router: RouterModel) -> None:
     """Add the travel constraints (see the module text) to a relaxed router's model."""
     t = _Travel(router)
     L = router.layers[0]

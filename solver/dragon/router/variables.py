@@ -1,15 +1,21 @@
-"""The router's variables, named and typed: what a model of a turn is made of, and what a
-solved one offers its readers (:mod:`solver.dragon.router.decode`), which thereby depend on
-these names and not on the model builder (:mod:`solver.dragon.router.model`)."""
+"""The router's variables, named and typed (:class:`RouterModel`): what a model of a turn is
+made of, and what a solved one offers its readers (:mod:`solver.dragon.router.decode`), which
+thereby depend on these names and not on the model builder (:mod:`solver.dragon.router.build`).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
+from solver.dragon.router.facts import Facts
+
 Var = cp_model.IntVar
 Choice = Var | int  # a decision, or a constant where the rules leave no choice
+Expr = cp_model.LinearExprT  # a linear expression of variables
 
 
 class Layer:
@@ -29,36 +35,83 @@ class Layer:
         self.epaid: dict[tuple, Var] = {}  # entering it is paid: (field, terrain, card kind)
         self.lfree: dict[int, Var] = {}  # the same for the leaving pair
         self.lpaid: dict[tuple, Var] = {}
+        self.ins: dict[int, list[Var]] = defaultdict(list)  # node -> the moves arriving
+        self.ents: dict[int, list[Var]] = defaultdict(list)  # field -> the moves entering it
 
     def paid_items(self):
         return list(self.epaid.items()) + list(self.lpaid.items())
 
 
-class SolvedRouter(Protocol):
-    """What a solved router model offers the plan decoder."""
+@dataclass
+class RouterModel(Facts):
+    """A built model of one turn: the query's facts, the CP-SAT model and its variables. The
+    constraint functions (``moves``, ``swaps``, ``payments``, ``continuation``, ``budget``,
+    ``relax``, ``travel``) take it and add to ``m``; the decoder reads a solution through it."""
 
-    q: Any  # the RouteQuery
-    isl: Any  # the Island
-    sol: cp_model.CpSolver  # its solution
-    start: int  # where the mover starts
-    kinds: list  # (card, count) per kind of card in hand
-    terrains: list[str]  # a name per terrain class
-    layers: list[Layer]  # the turn's layers, first to last
-    cont: Layer  # the continuation
-    use: dict  # (use, card kind) -> cards of that kind played so
-    stay_swap: list  # per swap layer: (adjacent swap, any swap) choices
-    treasure_field: int
-    dragons: list[int]
-    dragons_in_play: int
-    lone: dict[int, list[str]]  # field -> a lone hunter or a guard
-    pairs: dict[int, list[str]]  # field -> the two carriers
-    waiter: str | None  # the hunter waiting on the treasure field
-    long_journey: dict[int, Var]  # terrain class made free by Weite Reise
-    patrol_moves: dict[int, Var]  # dragon field -> the dragon is moved away
-    fright_lone: dict[int, Var]  # field -> its lone hunter is sent home
-    fright_pair: dict[int, Var]  # field -> both carriers are sent home
-    raid: dict[int, Var]  # field -> a carrying pair raided
-    fright_waiter: Var | None  # the waiting hunter sent home
+    m: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    # the order-free choices of the whole turn
+    long_journey: dict[int, Var] = field(default_factory=dict)  # terrain made free (Weite Reise)
+    patrol_moves: dict[int, Var] = field(default_factory=dict)  # dragon field -> moved away
+    fright_lone: dict[int, Var] = field(default_factory=dict)  # field -> its hunter sent home
+    raid: dict[int, Var] = field(default_factory=dict)  # field -> a carrying pair raided
+    fright_pair: dict[int, Var] = field(default_factory=dict)  # field -> both sent home
+    fright_waiter: Var | None = None  # the hunter waiting on the treasure field sent home
+    # the tiles of each layer: (field, terrain class) -> 0/1 (printed) or a variable
+    tile: list[dict[tuple[int, int], Choice]] = field(default_factory=list)
+    layers: list[Layer] = field(default_factory=list)  # the turn's layers, first to last
+    # per swap layer: (adjacent swap, any swap or None, field -> "the swap touches it")
+    stay_swap: list[tuple[Var, Var | None, dict[int, Var]]] = field(default_factory=list)
+    cont: Layer = field(default_factory=Layer)  # the continuation
+    ended: Expr = 0  # "the turn ends short of the goal"
+    rem: Expr = 0  # remaining: the continuation's paid fields (less the relaxation's tokens)
+    use: dict[tuple[int, Any], Var] = field(default_factory=dict)  # (card kind, use) -> played
+    cards_used: Expr = 0
+    # the relaxation's cards: thrown away, and taking a field off the continuation
+    waste: Choice = 0
+    tokens: Choice = 0
+    cont_twice: dict[int, Var] = field(default_factory=dict)  # continuation enters it twice
+
+    @classmethod
+    def empty(cls, facts: Facts) -> RouterModel:
+        """An empty model of the query ``facts`` describe."""
+        return cls(**vars(facts))
+
+    def may_enter(self, v: int) -> Choice | Expr:
+        """May v be entered (by a move)? 0, 1, or a linear expression of choices.
+
+        A carrying pair's field opens for two fright cards (both sent home) or, raided by a
+        hunter who then sends its new partner home, for one; after the raid the field is empty.
+        """
+        isl = self.isl
+        if isl.kind[v] == "boat":
+            owner = isl.boat_owner[v]
+            if self.carrying:
+                return int(owner in (self.q.hunter, self.partner))
+            return int(owner == self.q.hunter and v not in self.in_boats)
+        if v == self.treasure_field:
+            if self.treasure:
+                return int(not self.carrying)
+            if self.carrying:
+                return int(self.var["empty-treasure-field-carriers"] == "open")
+            return 1
+        if v in self.dragons:
+            return self.patrol_moves.get(v, 0)
+        if v in self.lone:
+            return self.fright_lone.get(v, 0)
+        if v in self.pairs:
+            return self.fright_pair.get(v, 0) + self.raid.get(v, 0)
+        return 1
+
+    def charge_remaining(self, cards: Expr) -> None:
+        """The one way a refinement (``relax``, ``travel``) changes the objective: cards the
+        continuation must pay on top of its own fields (a linear expression), added to
+        ``remaining`` before the objective is set."""
+        self.rem = self.rem + cards
+
+    def origin(self, f: int) -> bool:
+        """Does f's printed tile start a free token (the own terrain, or one Weite Reise may
+        make free)?"""
+        return self.tiles0[f] == self.own or self.tiles0[f] in self.long_journey
 
 
 def closed(x: Choice) -> bool:
