@@ -10,8 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from solver.armada.game import default_game
-from solver.armada.takes import SKULL, finals, finals_batch, legal_takes
+from solver.armada.game import SKULL, default_game
+from solver.armada.takes import finals, finals_batch, legal_takes
 
 
 @pytest.mark.parametrize("variants", [(), ("may-take-skull",)])

@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from solver.armada.exact import all_states, exact_game
-from solver.armada.game import Game, default_game
+from solver.armada.game import SKULL, Game, default_game
 from solver.armada.rules import variant_names, with_variant
 from solver.armada.tables import load_table
-from solver.armada.takes import SKULL, legal_takes
+from solver.armada.takes import legal_takes
 from solver.armada.turn import analyse
 from solver.paths import PROOFS_DIR
 from solver.rules.claims import verify_stored, write_claims

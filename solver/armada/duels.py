@@ -23,9 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.armada.game import Game
+from solver.armada.game import SKULL, Game
 from solver.armada.simulate import _turn
-from solver.armada.takes import SKULL
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from solver.names import known_names, normalise_name
 VERSION = 1  # bump when a solve's meaning changes (cache keys)
 # How the next state's value enters an option's value, per objective (see wholegame.py).
 OBJECTIVES = {"turn": 0.0, "solo": 1.0, "duel": -1.0}
+SKULL = -1  # a take's target when it is the skull token (a pier's is its index, from 0)
 
 
 # German and French names of the shipped board's symbols (the rulebook names the barrel,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.armada.game import OBJECTIVES, Game
-from solver.armada.takes import SKULL, finals_batch
+from solver.armada.game import OBJECTIVES, SKULL, Game
+from solver.armada.takes import finals_batch
 
 
 def _roll(rng: np.random.Generator, game: Game, n: np.ndarray) -> np.ndarray:

@@ -1,12 +1,13 @@
 """The numba kernel of the take rule (:mod:`solver.armada.takes` states the rule and checks
 the kernel against its plain version): kept apart so that one turn's answer, which needs no
-kernel, does not import numba (about a second of a warm ``treasure armada hold``)."""
+kernel, does not import numba (whose start-up would dominate a warm ``treasure armada
+hold``)."""
 
 from __future__ import annotations
 
 from numba import njit
 
-from solver.armada.takes import SKULL
+from solver.armada.game import SKULL
 from solver.engine.kernels import NEG
 
 

@@ -25,9 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.armada.game import Game
-
-SKULL = -1  # target index of the skull token
+from solver.armada.game import SKULL, Game
 
 
 def legal_takes(game: Game, levels: Sequence[int]) -> np.ndarray:

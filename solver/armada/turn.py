@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from solver.armada.game import OBJECTIVES, Game
-from solver.armada.takes import SKULL, finals
+from solver.armada.game import OBJECTIVES, SKULL, Game
+from solver.armada.takes import finals
 from solver.engine.horizon import carry
 
 Continuation = Callable[[tuple[int, ...], int], Any]  # (levels, skulls) -> value of next state

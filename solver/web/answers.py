@@ -14,6 +14,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
+from fastapi.responses import Response
+
 from solver.cache import cache_dir
 from solver.io import dumps_json
 
@@ -71,3 +73,9 @@ class Answers:
                 if mine is not None and mine.locked() and mine is running:
                     del self._running[key]
                     mine.release()
+
+
+def json_response(doc: dict | str) -> Response:
+    """A document exactly as the command line's ``--json`` prints it (or already printed)."""
+    return Response(doc if isinstance(doc, str) else dumps_json(doc),
+                    media_type="application/json")

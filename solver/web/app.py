@@ -22,10 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from solver.errors import InputError
-from solver.io import dumps_json
 from solver.paths import PROOFS_DIR, REPORTS_DIR
 from solver.web import errors
-from solver.web.answers import Answers
+from solver.web.answers import Answers, json_response
 from solver.web.builds import Builds
 from solver.web.models import ArmadaHold, SabordsGame, SabordsHold
 from solver.web.options import options
@@ -42,12 +41,6 @@ def _version() -> str:
         return version("treasure-solver")
     except PackageNotFoundError:
         return "unknown"
-
-
-def json_response(doc: dict | str) -> Response:
-    """A document exactly as the command line's ``--json`` prints it (or already printed)."""
-    return Response(doc if isinstance(doc, str) else dumps_json(doc),
-                    media_type="application/json")
 
 
 def _naming_scores(query, make: Callable[[], dict]) -> Callable[[], dict]:

@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from solver.errors import InputError
-from solver.io import dumps_json
+from solver.web.answers import json_response
 
 router = APIRouter()
 SOURCE = "position"  # how errors name the position (the CLI names its file)
@@ -60,10 +60,6 @@ class PatrolBody(DragonQuery):
     hunter: str = Field(max_length=40)
     against: str = Field(default="all", max_length=40)
     variants: list[str] = Field(default_factory=list, max_length=20)
-
-
-def _json(doc: dict) -> Response:
-    return Response(dumps_json(doc), media_type="application/json")
 
 
 def _position(data: dict):
@@ -129,8 +125,8 @@ def board(query: BoardQuery) -> Response:
     as wide as a phone)."""
     from solver.dragon.svg import draw_board
 
-    return _json({"svg": draw_board(_position(query.position), query.route, labels=True,
-                                    legend=False)})
+    svg = draw_board(_position(query.position), query.route, labels=True, legend=False)
+    return json_response({"svg": svg})
 
 
 @router.post("/api/dragon/position")
@@ -148,7 +144,7 @@ def position(query: PositionQuery) -> Response:
         except tomllib.TOMLDecodeError as err:
             raise InputError(f"position file: malformed TOML ({err})") from None
     pos = _position(data)
-    return _json({"position": position_data(pos), "toml": position_toml(pos)})
+    return json_response({"position": position_data(pos), "toml": position_toml(pos)})
 
 
 @router.post("/api/dragon/route")
@@ -167,7 +163,7 @@ def route(query: RouteBody) -> Response:
     model = pos.island.model
     q = RouteQuery(pos, model.parse_colour(query.hunter), parse_hand(query.hand, model),
                    query.goal, load_readings(query.variants, model))
-    return _json(route_document(q, best_route(q, "cp-sat")))
+    return json_response(route_document(q, best_route(q, "cp-sat")))
 
 
 @router.post("/api/dragon/patrol")
@@ -182,4 +178,5 @@ def patrol(query: PatrolBody) -> Response:
     colour = model.parse_colour(query.hunter)
     against = "all" if query.against.strip().lower() == "all" else model.parse_colour(
         query.against)
-    return _json(cp_patrol(pos, colour, against, load_readings(query.variants, model)).to_json())
+    readings = load_readings(query.variants, model)
+    return json_response(cp_patrol(pos, colour, against, readings).to_json())

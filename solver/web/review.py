@@ -18,7 +18,7 @@ from collections.abc import Callable
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from solver.web.app import json_response
+from solver.web.answers import json_response
 from solver.web.builds import Builds
 from solver.web.models import Review
 from solver.web.tables import GameTables, WholeTables, armada_ready
