@@ -7,9 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.equilibrium import TableSolver, regret
-from solver.sabords.game.table.settle import project_simplex
-from solver.sabords.game.table.states import TableSpec
+from solver.sabords.game.table.linear import evaluate
+from solver.sabords.game.table.settle import Reduced, project_simplex
+from solver.sabords.game.table.states import NORMAL, TableSpec
 from solver.sabords.rules import load_rules
 from tests.sabords_game_multi_reference import regret_n
 from tests.test_sabords_table_reference import product_table
@@ -69,3 +71,26 @@ def test_mixing_settles_the_cycle_with_a_certificate(cycling) -> None:
     values = solution.values[:solution.layout.states]
     assert np.allclose(values.sum(axis=1), 1.0, atol=1e-12)
 
+
+
+@pytest.mark.slow
+def test_the_reduced_stage_is_the_stage_swept(cycling) -> None:
+    """The restricted game's values without sweeps (settle.Reduced: the stage affine in the
+    mixing rows' values) equal the stage swept to convergence, for mixes the solve never
+    played: each mixing row's turn blended with points play's."""
+    solver, solution = cycling
+    layout = solver.layout
+    stage = next(s for s in layout.stages() if s.names == (NORMAL,))
+    order = solver._order(stage)
+    rows = [int(r) for r in layout.index(NORMAL, [[2, 2, 2], [2, 2, 1], [3, 1, 0]])]
+    values, dist = solution.values.copy(), solution.dist.copy()
+    reduced = Reduced(values, dist, solver.succ, order, rows)
+    points = points_play_outcomes(layout.spec.rules)
+    for share in (0.0, 0.3, 1.0):
+        mix = (1 - share) * dist[rows] + share * points
+        dist[rows] = mix
+        evaluate(values, order, solver.succ, dist)
+        swept = np.roll(values[solver.succ[rows]], 1, axis=2)
+        assert np.abs(reduced.next_values(mix) - swept).max() < 1e-13
+    assert share == 1.0 and np.abs(swept - np.roll(solution.values[solver.succ[rows]], 1,
+                                                   axis=2)).max() > 1e-6  # the mix mattered

@@ -135,8 +135,8 @@ def whole_table() -> None:
         print(f"the three-player table, target {SMALL_TARGET} ({', '.join(SMALL_VARIANTS)}), "
               f"solved from nothing (not the shipped file): {wall:.0f} s wall ({cpu:.0f} s CPU;"
               f" load average {os.getloadavg()[0]:.1f}), peak memory {stats['peak_gb']:.2f} GB,"
-              f" {stats['states']:,} states, steps {stats['stage_steps']}, converged "
-              f"{stats['converged']}, regret {stats['regret']:.1e}")
+              f" {stats['states']:,} states, steps {stats['stage_steps']}, {stats['sweeps']:,} "
+              f"sweeps, converged {stats['converged']}, regret {stats['regret']:.1e}")
         hold = ["sabords", "hold", "--card", "captain", "--scores", "200,100,0",
                 "CCDMPSSX"] + flags
         subprocess.run([sys.executable, "-m", "solver", *hold], capture_output=True,

@@ -23,12 +23,15 @@ iteration*: every mover best-responds to the current values, then the values of 
 playing are computed exactly (sweeps to 1e-15), and again. With two players this is Newton's
 method on the zero-sum game. With three or more the best responses at a few states can chase
 each other round a cycle (each mover's best turn changes another's, which changes the first's),
-and policy iteration need not settle: once the lowest regret met has not fallen for ``WINDOW``
-steps, it stops at the way of playing with the lowest regret, and the states whose best turn
-kept changing (``cycling``) mix the turns they played there
+and policy iteration need not settle: once the lowest regret met has not fallen (below
+``FALL`` times the lowest before: a cycle repeating its regrets to the last bits is not a fall)
+for ``WINDOW`` steps, it stops at the way of playing with the lowest regret, and the states
+whose best turn kept changing (``cycling``) mix the turns they played there
 (:mod:`solver.sabords.game.table.settle`). A mixed state's mover is indifferent between its
 turns; the certificate is the same largest regret, and ``stats["mixed"]`` names the states
-that mix with their weights (each turn's share of the mover's plays there).
+that mix with their weights (each turn's share of the mover's plays there);
+``stats["settle_rounds"]`` counts the oracle rounds and ``stats["newton_residual"]`` is the
+mixing condition's largest residual left (both 0 when nothing cycles).
 
 **Ties.** When a mover's options are equally good for the mover the engine's order decides
 (:data:`solver.engine.batch.TIE`: stopping before rerolling, then the lattice's order); the
@@ -55,6 +58,7 @@ from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
 BLOCK = 4096  # states whose turns are solved in one call
 ONCE_BLOCK = 65536  # states of a once-solved stage whose payoff rows are compared at once
 WINDOW = 4  # the steps looked back on: a state whose best turn changed twice in them cycles
+FALL = 0.9  # the lowest regret has fallen when a step's is below this times the lowest before
 CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
 SETTLE_ROUNDS = 10  # oracle rounds of mixing the cycling states' turns (table.settle)
 MIXED = 1e-6  # weights below this are reported as a turn not played (the values use them)
@@ -106,6 +110,8 @@ class TableSolver:
                 self.succ[phase.start + local] = layout.successors(name, scores)
         self.order = layout.order
         self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
+        self.carried: tuple[list, np.ndarray] | None = None  # a repeating stage's last policies
+        self.sweeps = 0  # the linear sweeps made (repeating stages; settling's own not counted)
 
     def play(self, dist: np.ndarray, stages: list[Stage] | None = None) -> np.ndarray:
         """The values of playing ``dist`` (one row per state, or one row for every state),
@@ -129,6 +135,7 @@ class TableSolver:
         per state), instead of points play."""
         started = time.perf_counter()
         layout = self.layout
+        self.carried, self.sweeps = None, 0
         whole = Stage(tuple(layout.phases), 0, layout.states, True)
         stages = layout.stages() if staged else [whole]
         ready = np.zeros(layout.rows, dtype=bool)
@@ -149,6 +156,7 @@ class TableSolver:
                   flush=True)
         regret = np.zeros(layout.states)
         steps, history, cycling, mixed, converged = {}, [], [], [], True
+        settling = {"settle_rounds": 0, "newton_residual": 0.0}
         for stage in stages:
             if stage.repeats:
                 found = self._iterate(stage, values, dist, regret, tol, max_steps,
@@ -157,6 +165,9 @@ class TableSolver:
                 history += found["history"]
                 cycling += found["cycling"]
                 mixed += found["mixed"]
+                settling["settle_rounds"] += found["settle_rounds"]
+                settling["newton_residual"] = max(settling["newton_residual"],
+                                                  found["newton_residual"])
                 converged &= found["converged"]
             else:
                 self._once(stage, values, dist, regret)
@@ -170,6 +181,7 @@ class TableSolver:
             "regret_elsewhere": float(np.delete(regret, cycles).max(initial=0.0)),
             "lowest_regret": float(regret.min(initial=0.0)),
             "cycling": [_where(layout, row) for row in sorted(cycling)], "mixed": mixed,
+            **settling, "sweeps": self.sweeps,
             "points_play": points_seats.tolist(), "seconds": time.perf_counter() - started,
         }
         return TableSolution(layout, values, dist, stats)
@@ -178,7 +190,7 @@ class TableSolver:
         """The values of a stage's states when they play ``dist`` (the stages before it
         valued): sweeps when its states lead to each other, else one pass."""
         if stage.repeats:
-            evaluate(values, self._order(stage), self.succ, dist)
+            self.sweeps += evaluate(values, self._order(stage), self.succ, dist)
             return
         for lo in range(stage.start, stage.stop, ONCE_BLOCK):
             rows = slice(lo, min(lo + ONCE_BLOCK, stage.stop))
@@ -225,7 +237,7 @@ class TableSolver:
         layout = self.layout
         rows = np.arange(stage.start, stage.stop)
         size = len(rows)
-        policies = self.lanes.storage(1).policy[[0] * size]  # none yet (UNKNOWN)
+        policies = self._warm_policies(stage)
         memo = self.lanes.memo(size)
         self._value(stage, values, dist)  # points play here, the stages before it solved
         recent: list[np.ndarray] = []  # per step of the last WINDOW: which best turns changed
@@ -254,7 +266,7 @@ class TableSolver:
                 print(f"  whole table ({layout.players} players, {'/'.join(stage.names)}): "
                       f"step {step}, regret {worst:.2e} ({time.perf_counter() - started:.1f} s)",
                       file=sys.stderr, flush=True)
-            if worst <= tol or step - history.index(min(history)) > WINDOW:
+            if worst <= tol or step - _last_fall(history) > WINDOW:
                 break
             if previous is not None:
                 changed = np.abs(best_dist - previous).max(axis=1) > CHANGED
@@ -265,20 +277,36 @@ class TableSolver:
             dist[rows] = best_dist
             self._value(stage, values, dist)
         worst, regret[rows], values[rows], dist[rows] = kept
+        self.carried = (self._shapes(stage), policies)
         cycling = np.flatnonzero(np.sum(recent, axis=0) >= 2) if worst > tol and recent \
             else np.zeros(0, dtype=np.int64)
-        mixed = []
+        mixed, rounds, newton = [], 0, 0.0
         if len(cycling) and settle_rounds:
             seen = {int(rows[at]): [dist[rows[at]].copy(), *(p[at] for p in played if at in p)]
                     for at in cycling.tolist()}
-            settled = settle(values, dist, self.succ, lambda: self._value(stage, values, dist),
-                             respond, rows, seen, tol, settle_rounds, self.progress)
+            settled = settle(values, dist, self.succ, self._order(stage), respond, rows, seen, tol,
+                             settle_rounds, self.progress)
             worst, regret[rows] = settled.regret, settled.gain
+            rounds, newton = settled.rounds, settled.newton_gap
             mixed = [{**_where(layout, row), "weights": [float(w) for w in weights if w > MIXED]}
                      for row, weights in zip(settled.rows, settled.weights, strict=True)
                      if np.count_nonzero(weights > MIXED) > 1]
         return {"history": history, "converged": worst <= tol,
-                "cycling": (stage.start + cycling).tolist(), "mixed": mixed}
+                "cycling": (stage.start + cycling).tolist(), "mixed": mixed,
+                "settle_rounds": rounds, "newton_residual": newton}
+
+    def _shapes(self, stage: Stage) -> list:
+        return [self.layout.phases[name].shape for name in stage.names]
+
+    def _warm_policies(self, stage: Stage) -> np.ndarray:
+        """The warm starts of a repeating stage's turns: the last repeating stage's policies
+        when its phases have the same shapes (normal play after the race: the same score
+        triples, whose turns differ only in what reaching the target is worth), else none
+        (UNKNOWN)."""
+        carried, self.carried = self.carried, None
+        if carried is not None and carried[0] == self._shapes(stage):
+            return carried[1]
+        return self.lanes.storage(1).policy[[0] * (stage.stop - stage.start)]
 
     def _once(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
               regret: np.ndarray) -> None:
@@ -316,6 +344,17 @@ class TableSolver:
                   f"{stage.stop - stage.start:,} states, {len(seen):,} distinct turns "
                   f"({time.perf_counter() - started:.1f} s)",
                   file=sys.stderr, flush=True)
+
+
+def _last_fall(history: list[float]) -> int:
+    """The index of the last regret in ``history`` below ``FALL`` times every one before it
+    (a later value a hair below the lowest, as a cycle repeats, is no progress)."""
+    lowest, at = np.inf, 0
+    for i, worst in enumerate(history):
+        if worst < FALL * lowest:
+            at = i
+        lowest = min(lowest, worst)
+    return at
 
 
 def _where(layout: Layout, row: int) -> dict:

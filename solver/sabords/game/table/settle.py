@@ -18,7 +18,10 @@ the turns they played in the cycle; every other state keeps its turn. Then, repe
    ends: the fixed points of ``w = softmax(Q(w) / tau)``, traced by Newton steps as the
    temperature ``tau`` falls from the spread of the candidates' values (near uniform weights)
    towards 0, where they approach an equilibrium (a quantal-response homotopy). Jacobians by
-   finite differences, each a linear evaluation of the stage.
+   finite differences. ``Q(w)`` needs no sweep of the stage: with the other states' turns
+   fixed, the stage's values are affine in the mixing states' value vectors
+   (:class:`Reduced`: one linear evaluation of the stage per mixing state and player, once
+   per round), so the values a mix gives are a small linear system in those vectors.
 2. *The oracle*: every state's best turn against the mixed play's values (the engine's batched
    turn solver). If no mover gains more than the tolerance, the table is settled; otherwise
    each state that gains becomes a cycling state (or gets a new candidate) and step 1 repeats.
@@ -36,6 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.sabords.game.table.linear import evaluate
+
 SCALE = 1e4  # c: the weight step per unit of value in the fixed point w = P(w + c Q)
 STEP = 1e-7  # the finite-difference step of the Jacobian (in weight)
 NEWTON_STEPS = 30
@@ -47,10 +52,10 @@ DISTINCT = 1e-9  # two candidate distributions closer than this are the same tur
 
 @dataclass
 class Settled:
-    """Mixed play: the rows that mix, their candidates' distributions and weights."""
+    """Mixed play: the rows that mix and their candidates' weights, the largest gain left,
+    the oracle rounds made and the restricted game's residual at the last round's values."""
 
     rows: list[int]
-    candidates: list[np.ndarray]
     weights: list[np.ndarray]
     regret: float
     rounds: int
@@ -66,37 +71,85 @@ def project_simplex(v: np.ndarray) -> np.ndarray:
     return np.maximum(v - cum[k] / (k + 1), 0.0)
 
 
-class RestrictedGame:
-    """The weights on the cycling states' candidates, the rest of the stage fixed.
+class Reduced:
+    """The stage's values as an affine function of the mixing rows' value vectors ``u``.
 
-    ``values`` and ``dist`` are the whole table's arrays, changed in place; ``evaluate()``
-    values the stage for the current ``dist`` (its sweeps converge from any start)."""
+    With every other state's turn fixed, holding the mixing rows at ``u`` makes the rest of
+    the stage a linear evaluation with a unique solution, linear in ``u``: ``V = B + sum
+    u[b, j] H[b, j]``, ``B`` the values with ``u = 0`` (the earlier stages and results as
+    they are), ``H[b, j]`` those of a unit at row ``b``, player ``j`` (everything else 0).
+    Only the rows the mixing rows' outcomes lead to are kept: per mixing row ``a``, ``const[a]``
+    (outcomes, players) and ``coef[a]`` (outcomes, players, mixing rows * players), rotated
+    so that position ``j`` reads column ``j``. A mix then gives ``u`` by one small linear
+    solve (``u[a] = d_a @ (const[a] + coef[a] u)``) and every candidate's value exactly."""
 
     def __init__(self, values: np.ndarray, dist: np.ndarray, succ: np.ndarray,
-                 evaluate: Callable[[], None], rows: list[int],
-                 candidates: list[np.ndarray]) -> None:
-        self.table, self.dist, self.succ, self.evaluate = values, dist, succ, evaluate
+                 order: np.ndarray, rows: list[int]) -> None:
+        players = values.shape[1]
+        free = order[~np.isin(order, rows)]
+        nxt = succ[rows]  # (mixing, outcomes)
+        work = values.copy()
+        work[rows] = 0.0
+        evaluate(work, free, succ, dist)
+        self.const = np.roll(work[nxt], 1, axis=2)
+        self.coef = np.empty((*self.const.shape, len(rows) * players))
+        for b, row in enumerate(rows):
+            for j in range(players):
+                work[:] = 0.0
+                work[row, j] = 1.0
+                evaluate(work, free, succ, dist)
+                self.coef[..., b * players + j] = np.roll(work[nxt], 1, axis=2)
+
+    def next_values(self, mix: np.ndarray) -> np.ndarray:
+        """(mixing, outcomes, players): each mixing row's outcomes' values to the players
+        by their position at that row, when the mixing rows play ``mix`` (mixing, outcomes)."""
+        m, players = len(mix), self.const.shape[2]
+        c = np.einsum("ao,aoj->aj", mix, self.const).ravel()
+        lin = np.einsum("ao,aojk->ajk", mix, self.coef).reshape(m * players, m * players)
+        u = np.linalg.solve(np.eye(m * players) - lin, c)
+        return self.const + self.coef @ u
+
+
+class RestrictedGame:
+    """The weights on the cycling states' candidates, the rest of the stage fixed (its
+    values by :class:`Reduced`; ``values`` and ``dist``, the whole table's, are changed only
+    by :meth:`commit`)."""
+
+    def __init__(self, values: np.ndarray, dist: np.ndarray, succ: np.ndarray,
+                 order: np.ndarray, rows: list[int], candidates: list[np.ndarray]) -> None:
+        self.table, self.dist, self.succ, self.order = values, dist, succ, order
         self.rows = rows
         self.candidates = candidates
         self.sizes = [len(c) for c in candidates]
-        self.mover = values.shape[1] - 1  # the mover's column in the next rows
+        self.reduced = Reduced(values, dist, succ, order, rows)
+        self.nxt = np.roll(values[succ[rows]], 1, axis=2)  # the values last played
 
     def split(self, x: np.ndarray) -> list[np.ndarray]:
         return np.split(x, np.cumsum(self.sizes)[:-1])
 
+    def mix(self, x: np.ndarray) -> np.ndarray:
+        """Each cycling state's outcome distribution when it mixes its candidates by ``x``."""
+        return np.array([w @ cands / w.sum()
+                         for cands, w in zip(self.candidates, self.split(x), strict=True)])
+
     def play(self, x: np.ndarray) -> None:
-        """Every cycling state plays its candidates mixed by ``x``; the stage valued."""
-        for row, cands, w in zip(self.rows, self.candidates, self.split(x), strict=True):
-            self.dist[row] = w @ cands / w.sum()
-        self.evaluate()
+        """Every cycling state plays its candidates mixed by ``x`` (the reduced stage)."""
+        self.nxt = self.reduced.next_values(self.mix(x))
+
+    def commit(self, x: np.ndarray) -> float:
+        """Play ``x`` in the whole table's ``dist`` and value the stage by its sweeps; the
+        residual of the equilibrium condition at those values."""
+        self.dist[self.rows] = self.mix(x)
+        evaluate(self.table, self.order, self.succ, self.dist)
+        self.nxt = np.roll(self.table[self.succ[self.rows]], 1, axis=2)
+        return float(np.abs(self.residual(x)).max())
 
     def gains(self) -> list[np.ndarray]:
-        """Each candidate's value to its mover at the current values."""
-        return [cands @ self.table[self.succ[row], self.mover]
-                for row, cands in zip(self.rows, self.candidates, strict=True)]
+        """Each candidate's value to its mover at the values last played."""
+        return [cands @ nxt[:, 0] for cands, nxt in zip(self.candidates, self.nxt, strict=True)]
 
     def residual(self, x: np.ndarray, tau: float = 0.0) -> np.ndarray:
-        """At the current values: ``w - P(w + c Q)`` (``tau`` 0, an equilibrium where it
+        """At the values last played: ``w - P(w + c Q)`` (``tau`` 0, an equilibrium where it
         vanishes), else ``w - softmax(Q / tau)`` (the logit response's fixed point)."""
         parts = []
         for w, q in zip(self.split(x), self.gains(), strict=True):
@@ -136,8 +189,8 @@ class RestrictedGame:
 
     def solve(self, x: np.ndarray) -> tuple[np.ndarray, float]:
         """The logit responses' fixed points traced as ``tau`` falls (module docstring),
-        then Newton's method on the equilibrium's own condition; returns the weights (played,
-        the stage valued at them) and the residual left."""
+        then Newton's method on the equilibrium's own condition; returns the weights (played
+        in the table, the stage valued at them: :meth:`commit`) and the residual there."""
         tau = max([float(np.ptp(q)) for q in self.gains()] + [1e-300])
         while tau > TAU_END:
             x = self.newton(x, tau, LOGIT_STEPS, 1e-3 * TAU_END)
@@ -148,27 +201,27 @@ class RestrictedGame:
                                   (np.where(w < SNAP, 0.0, w) for w in self.split(x))])
         there = float(np.abs(self.at(snapped)).max())
         if there <= max(left, 1e-13):  # the path's last traces of a turn not played
-            return snapped, there
-        return x, float(np.abs(self.at(x)).max())
+            x = snapped
+        return x, self.commit(x)
 
 
 Respond = Callable[[], tuple[np.ndarray, np.ndarray]]
 
 
-def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray,
-           evaluate: Callable[[], None], respond: Respond, rows: np.ndarray,
+def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.ndarray,
+           respond: Respond, rows: np.ndarray,
            seen: dict[int, list[np.ndarray]], tol: float = 1e-12, rounds: int = 10,
            progress: bool = False) -> Settled:
     """Mix the turns of the cycling states of one stage (``rows``; ``seen``: row -> the
     distributions it played in the cycle) until no mover gains more than ``tol``, or
     ``rounds`` oracle calls. ``values`` and ``dist`` (the whole table's) are changed in place;
-    ``evaluate()`` values the stage for ``dist``; ``respond()`` gives every state of the stage
+    ``order``: the stage's rows in sweep order; ``respond()`` gives every state of the stage
     its mover's best gain and best turn against ``values``."""
     started = time.perf_counter()
     cands = {row: _distinct(ds) for row, ds in seen.items()}
     for rnd in range(1, rounds + 1):
         mixing = sorted(cands)
-        game = RestrictedGame(values, dist, succ, evaluate, mixing,
+        game = RestrictedGame(values, dist, succ, order, mixing,
                               [np.array(cands[r]) for r in mixing])
         x = np.concatenate([np.full(len(cands[r]), 1.0 / len(cands[r])) for r in mixing])
         x, gap = game.solve(x)
@@ -183,8 +236,7 @@ def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray,
         for at in np.flatnonzero(gain > tol).tolist():
             row = int(rows[at])
             cands[row] = _distinct([*cands.get(row, [dist[row].copy()]), best_dist[at]])
-    return Settled(mixing, [np.array(cands[r]) for r in mixing], game.split(x), worst, rnd,
-                   gap, gain)
+    return Settled(mixing, game.split(x), worst, rnd, gap, gain)
 
 
 def _distinct(dists: list[np.ndarray]) -> list[np.ndarray]:
