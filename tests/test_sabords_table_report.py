@@ -9,7 +9,7 @@ import pytest
 
 from solver.sabords.game.solved import load_game, with_play
 from solver.sabords.game.table.proof import check_proof
-from solver.sabords.game.table.report import write_table_report
+from solver.sabords.game.table.report import table_section, write_table_report
 from solver.sabords.game.table.states import TableSpec
 from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
@@ -24,12 +24,13 @@ def written(tmp_path_factory):
     root = tmp_path_factory.mktemp("table")
     headline = with_play(load_game(GameSpec(RULES, 500)))
     summary = write_table_report(root, root, headline, TableSpec.of(RULES, 3, 500), games=2000)
+    (root / "section.md").write_text(table_section(summary), encoding="utf-8")
     return root, summary
 
 
 def test_report_names_every_player_count(written) -> None:
     root, summary = written
-    text = (root / "table.md").read_text(encoding="utf-8")
+    text = (root / "section.md").read_text(encoding="utf-8")
     for players in ("| 2 |", "| 3 |", "| 4 |", "| 5 |"):
         assert players in text
     assert json.loads((root / "table.json").read_text(encoding="utf-8")) == json.loads(
@@ -37,6 +38,38 @@ def test_report_names_every_player_count(written) -> None:
     exact = summary["three_players_exact"]
     assert exact["regret"] < 1e-12 and sum(exact["seat_wins"]) == pytest.approx(1, abs=1e-12)
     assert (root / "table-slice.png").stat().st_size > 1000
+    assert text.startswith("## The whole table: two to five players")  # game.md's section
+
+
+def test_the_gain_from_reading_the_scoreboard(written) -> None:
+    """The equilibrium's play in one seat against points players: the points players' seat
+    values are points play's from the solve (valued another way: seats, not positions), and
+    the gain is the difference."""
+    _, summary = written
+    exact = summary["three_players_exact"]
+    gain = exact["gain"]
+    for seat, points in zip(gain["seats"], exact["points_play"], strict=True):
+        assert seat["points"] == pytest.approx(points, abs=1e-12)
+        assert seat["gain"] == pytest.approx(seat["exact"] - seat["points"], abs=1e-15)
+    assert gain["gain"] == pytest.approx(sum(s["gain"] for s in gain["seats"]) / 3, abs=1e-15)
+    text = (written[0] / "section.md").read_text(encoding="utf-8")
+    assert "### The gain from reading the scoreboard, by player count" in text
+    assert f"{gain['gain']:+.4f} |" in text
+
+
+def test_the_spread_of_equilibria_is_reported(written) -> None:
+    """The exact table and every trade-off row carry their spread: six runs, each certified,
+    and the section's table lists them."""
+    root, summary = written
+    rows = [summary["three_players_exact"]] + summary["lowest_score"]
+    for row in rows:
+        spread = row["spread"]
+        assert len(spread["runs"]) == 6 and spread["regret"] < 1e-9
+        assert 1 <= spread["equilibria"] <= 6 and len(spread["opening"]) == 3
+        assert spread["runs"][0]["seat_wins"] == row["seat_wins"]  # the report's own solve
+    text = (root / "section.md").read_text(encoding="utf-8")
+    assert "### How far apart the equilibria are" in text
+    assert text.count("| lowest -") >= 3
 
 
 def test_proof_checks_and_a_tampered_one_fails(written) -> None:
@@ -89,7 +122,7 @@ def test_each_three_player_reading_is_its_own_solve(written) -> None:
     assert readings["first-to-target-wins"]["seat_wins"] == solved.wins("normal", [0, 0, 0]
                                                                          ).tolist()
     assert readings["first-to-target-wins"]["states"] == 5 ** 3
-    assert "`first-to-target-wins` | 125 |" in (root / "table.md").read_text(encoding="utf-8")
+    assert "`first-to-target-wins` | 125 |" in (root / "section.md").read_text(encoding="utf-8")
 
 
 def test_departures_are_what_hold_answers(written) -> None:
@@ -126,7 +159,7 @@ def test_departures_are_what_hold_answers(written) -> None:
         assert value_of(exact["options"], e["rule"]) == pytest.approx(
             e["win"] - e["rule_cost"], abs=1e-12)
         assert value_of(rule["options"], e["rule"]) == pytest.approx(rule["value"], abs=1e-12)
-    assert "departs from points play and from the rule" in (root / "table.md").read_text(
+    assert "departs from points play and from the rule" in (root / "section.md").read_text(
         encoding="utf-8")
 
 
@@ -138,5 +171,5 @@ def test_the_lowest_score_tradeoff(written) -> None:
     assert all(a["from_zero"] > b["from_zero"] and a["states"] < b["states"]
                for a, b in zip(rows, rows[1:], strict=False))
     assert all(sum(r["seat_wins"]) == pytest.approx(1, abs=1e-12) for r in rows)
-    assert "### The lowest score at three players" in (root / "table.md").read_text(
+    assert "### The lowest score at three players" in (root / "section.md").read_text(
         encoding="utf-8")

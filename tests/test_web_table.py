@@ -216,14 +216,14 @@ def test_bad_fields_are_a_one_line_422(client, url, query, words):
 
 
 def test_the_rule_report_is_served_for_the_page_link(tmp_path):
-    """The page links reports/sabords/table.md for the rule's measured cost."""
-    report = tmp_path / "sabords" / "table.md"
+    """The page links reports/sabords/game.md for the rule's measured cost."""
+    report = tmp_path / "sabords" / "game.md"
     with TestClient(create_app(proofs_dir=tmp_path, reports_dir=tmp_path)) as local:
-        missing = local.get("/reports/sabords/table.md")
+        missing = local.get("/reports/sabords/game.md")
         assert missing.status_code == 404 and "make solve" in missing.json()["detail"]
         report.parent.mkdir()
-        report.write_text("# The whole table\n\n## The rule for four and five players\n")
-        served = local.get("/reports/sabords/table.md")
+        report.write_text("# The whole game\n\n## The whole table: two to five players\n")
+        served = local.get("/reports/sabords/game.md")
     assert served.status_code == 200 and served.text == report.read_text()
     assert served.headers["content-type"].startswith("text/markdown")
 
@@ -335,7 +335,7 @@ def test_the_page_at_a_table_of_four_is_the_cli_answer(page, tmp_path):
     assert line.get_attribute("data-exact") == "false"
     assert line.get_attribute("data-rule") == cli_doc["rule"]
     assert cli_doc["rule_title"] in line.inner_text()
-    assert line.locator("a").get_attribute("href") == "reports/sabords/table.md"
+    assert line.locator("a").get_attribute("href") == "reports/sabords/game.md"
     page.screenshot(path=tmp_path / "sabords-four.png", full_page=True)
 
 

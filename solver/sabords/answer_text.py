@@ -60,7 +60,7 @@ def rule_note(answer: dict) -> str:
     errors = max(answer["standard_errors"])
     return (f"not exact: every seat plays the rule '{answer['rule']}' ({answer['rule_title']}); "
             f"{answer['games']:,} simulated games (seed {answer['seed']}), standard error at "
-            f"most {errors:.4f}; its measured cost: reports/sabords/table.md")
+            f"most {errors:.4f}; its measured cost: reports/sabords/game.md")
 
 
 def game_hold_text(advice: dict, show_all: bool) -> None:
@@ -73,7 +73,7 @@ def game_hold_text(advice: dict, show_all: bool) -> None:
         click.echo(f"not exact: the rule '{advice['rule']}' ({advice['rule_title']}) at "
                    f"{advice['rule_position']['me']} against {advice['rule_position']['leader']}"
                    f" ({advice['rule_position']['phase']}); its measured cost: "
-                   "reports/sabords/table.md")
+                   "reports/sabords/game.md")
     phase = advice["phase"]
     if advice.get("island"):  # the Island of Skulls: nothing to choose
         from solver.sabords.turn.advice import island_text

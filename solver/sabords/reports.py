@@ -244,12 +244,16 @@ def write_reports(run: SolveRun) -> None:
     atomic_write_text(out / "strategy.csv", strategy_csv(rules))
     _plots(rows, rules, out)
     from solver.sabords.game.report import write_game_reports
+    from solver.sabords.game.table.report import table_section, write_table_report
 
-    headline, game_summary = write_game_reports(out, run.proofs_dir)
-    from solver.sabords.game.table.report import write_table_report
+    table: dict = {}
 
-    table_summary = write_table_report(out, run.proofs_dir, headline)
-    run.readings["sabords"] = readings_of(game_summary, table_summary)
+    def whole_table(headline) -> str:
+        table.update(write_table_report(out, run.proofs_dir, headline))
+        return table_section(table)
+
+    _, game_summary = write_game_reports(out, run.proofs_dir, whole_table=whole_table)
+    run.readings["sabords"] = readings_of(game_summary, table)
     from solver.sabords.review.report import write_review_example
 
     write_review_example(out)
@@ -275,22 +279,27 @@ def write_readme(out: Path) -> None:
         "- [expected-by-card.png](expected-by-card.png): expected points of a turn by card",
         "- [bust-by-skulls.png](bust-by-skulls.png): bust probability by skulls showing after "
         "the first roll",
-        "- [game.md](game.md): the whole two-player game solved exactly: P(first player "
+        "- [game.md](game.md): the whole game. Two players solved exactly: P(first player "
         "wins) for targets 5000, 6000 and 8000, against points play, where the scoreboard "
-        "changes a decision, rules of thumb, every game-level reading measured, the real deck",
-        "- [game.json](game.json): the same numbers as data (its game-level readings read by this "
-        "game's verifier hook, `solver/sabords/verifier.py`, on the rules verifier's behalf)",
+        "changes a decision, rules of thumb, every game-level reading measured, the real "
+        "deck. Then the whole table, two to five players: each seat's P(win) (three players "
+        "exact on a small table so far), the gain from reading the scoreboard by player "
+        "count, how far apart the equilibria found are, where three-player play departs, "
+        "the lowest score, each three-player reading, the four- and five-player rule and "
+        "what it costs",
+        "- [game.json](game.json): the two-player numbers as data (its game-level readings "
+        "read by this game's verifier hook, `solver/sabords/verifier.py`, on the rules "
+        "verifier's behalf)",
+        "- [table.json](table.json): the whole table's numbers as data",
         "- [game-heat-map.png](game-heat-map.png): P(win) by the two scores",
-        "- [table.md](table.md): the whole table, two to five players: each seat's P(win) "
-        "(three players exact on a small table so far), the four- and five-player rule and "
-        "what it costs; [table.json](table.json) the same as data, "
-        "[table-slice.png](table-slice.png) a three-player slice",
+        "- [table-slice.png](table-slice.png): a three-player slice, my P(win) over the other "
+        "two scores",
         "- [review/](review/README.md): an example game reviewed move by move (`treasure "
         "sabords review`): its record, the review, its chart",
         "",
         "Certificates of exact optimality: `proofs/sabords/<card>.json` "
         "(re-verified by `make check`); the three-player table "
-        "`proofs/sabords/table-3-500.json`, whose regret `make check` recomputes on a seeded "
+        "`proofs/sabords/table-3-300.json`, whose regret `make check` recomputes on a seeded "
         "sample; the game table `proofs/sabords/game-6000.json`, "
         "whose Bellman residual `make check` recomputes.",
         "",

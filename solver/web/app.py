@@ -124,13 +124,13 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
             variants=query.variants, scores=query.scores_text(), trigger=query.trigger,
             race=query.race, whole=whole_tables))))
 
-    @app.get("/reports/sabords/table.md")
-    def whole_table_report() -> Response:
-        """The whole table's report (``make solve``), which the page links for the rule's
-        measured cost."""
-        path = reports_dir / "sabords" / "table.md"
+    @app.get("/reports/sabords/game.md")
+    def whole_game_report() -> Response:
+        """The whole game's report (``make solve``), which the page links for the four- and
+        five-player rule's measured cost (its section on the whole table)."""
+        path = reports_dir / "sabords" / "game.md"
         if not path.is_file():
-            raise HTTPException(404, "reports/sabords/table.md is not written yet (make solve)")
+            raise HTTPException(404, "reports/sabords/game.md is not written yet (make solve)")
         return Response(path.read_text(encoding="utf-8"),
                         media_type="text/markdown; charset=utf-8")
 

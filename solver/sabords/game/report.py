@@ -1,9 +1,11 @@
-"""``reports/sabords/game.md``: the whole two-player game, as ``make solve`` writes it.
+"""``reports/sabords/game.md``: the whole game, as ``make solve`` writes it.
 
-Headline numbers for the targets 5000, 6000 and 8000; a heat map of P(win); where reading the
-scoreboard changes a decision; rules of thumb with their exact cost; every game-level reading
-measured; the bound on the lowest score; the independent-draw assumption against a real deck.
-Also ``game.json`` (its readings are the rules verifier's, through
+Two players: headline numbers for the targets 5000, 6000 and 8000; a heat map of P(win); where
+reading the scoreboard changes a decision; rules of thumb with their exact cost; every
+game-level reading measured; the bound on the lowest score; the independent-draw assumption
+against a real deck. Then the whole table, two to five players (its section written by
+:func:`solver.sabords.game.table.report.table_section`, handed in as ``whole_table``). Also
+``game.json`` (its readings are the rules verifier's, through
 :mod:`solver.sabords.verifier`) and ``proofs/sabords/game-6000.json`` (the
 table, whose Bellman residual ``make check`` recomputes).
 """
@@ -14,6 +16,7 @@ import io
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -226,13 +229,16 @@ def check_proof(path: Path) -> list[str]:
 
 def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
                        others: tuple[int, ...] = OTHER_TARGETS, low: int | None = None,
-                       decision_dice: str = DECISION_DICE, games: int = DECK_GAMES
+                       decision_dice: str = DECISION_DICE, games: int = DECK_GAMES,
+                       whole_table: Callable[[GameTable], str] | None = None
                        ) -> tuple[GameTable, dict]:
     """Solve and write everything (the defaults are the shipped report's; the tests run it
     on a small game). Every table keeps scores down to ``low`` (the default's lowest score
     when None), the readings' too. Returns the default table with its play (the whole
     table's report plays its rule with it) and the summary written to ``game.json`` (the
-    verifier's game-level readings, handed on in ``make solve``)."""
+    verifier's game-level readings, handed on in ``make solve``). ``whole_table``: given the
+    default table with its play, writes the whole table's data and returns its section of
+    ``game.md`` (the last)."""
     started = time.perf_counter()
     rules = load_rules()
     _log(f"the game at target {target} (default readings), and its play")
@@ -276,8 +282,9 @@ def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
             "real_deck": float(real.mean()),
             "real_deck_se": float(real.std(ddof=1) / np.sqrt(games))}
     deck["difference"] = deck["real_deck"] - deck["exact"]
-
     out.mkdir(parents=True, exist_ok=True)
+    section = "" if whole_table is None else whole_table(default)
+
     _heat_map(default, out / "game-heat-map.png")
     summary = {"target": target, "decision_dice": decision_dice,
                "first_player_wins": default.first_player_wins,
@@ -286,19 +293,22 @@ def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
                "solve": {k: default.stats[k] for k in ("sweeps", "residual")}}
     written = _rounded(summary)
     atomic_write_text(out / "game.json", dumps_json(written))
-    atomic_write_text(out / "game.md", _markdown(summary, grids))
+    atomic_write_text(out / "game.md", _markdown(summary, grids, bool(section)) + section)
     (proofs / "sabords").mkdir(parents=True, exist_ok=True)
     atomic_write_text(proofs / "sabords" / f"game-{target}.json", _proof(default))
     _log(f"done in {time.perf_counter() - started:.0f} s")
     return default, written
 
 
-def _markdown(s: dict, grids: dict) -> str:
+def _markdown(s: dict, grids: dict, table: bool = False) -> str:
     h = s["headline"]
     lines = [
-        "# Mille Sabords: the whole two-player game",
+        "# Mille Sabords: the whole game",
         "",
-        "Solved exactly by `make solve` (`solver/sabords/game/two_player.py`): every state of the "
+        *(["Two players first, then [the whole table](#the-whole-table-two-to-five-players): "
+           "three to five players.", ""] if table else []),
+        "Two players, solved exactly by `make solve` (`solver/sabords/game/two_player.py`): "
+        "every state of the "
         "scoreboard, both players choosing every hold and every stop to maximise P(win) + "
         "1/2 P(tie). Default readings: the French end of the game (a trigger player who drops "
         "below the target after the last round starts a race), ties shared, nine identical "

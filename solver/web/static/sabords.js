@@ -285,7 +285,7 @@ function drawAdvice(shown) {
 }
 
 /** Whether the P(win) is exact or the advice rule's, with a link to the rule's measured
- * cost (reports/sabords/table.md). */
+ * cost (reports/sabords/game.md). */
 function exactness(answer) {
   if (answer.exact) {
     return el("p", { id: "exactness", class: "hint", "data-exact": "true" }, t("sabords.exact"));
@@ -293,7 +293,7 @@ function exactness(answer) {
   return el("p", { id: "exactness", class: "hint", "data-exact": "false",
                    "data-rule": answer.rule },
   t("sabords.rule", { title: answer.rule_title, players: answer.players }), " ",
-  el("a", { href: "reports/sabords/table.md", target: "_blank" }, t("sabords.rule.cost")));
+  el("a", { href: "reports/sabords/game.md", target: "_blank" }, t("sabords.rule.cost")));
 }
 
 function legend(best) {

@@ -105,6 +105,26 @@ def against_exact(solver, solution, table: GameTable) -> dict:
     return {"rule": RULE, "seats": seats, "everyone_rule": everyone.tolist()}
 
 
+def exact_against_points(solver, solution) -> dict:
+    """The gain from reading the scoreboard at a three-player table, exactly: per seat, the
+    equilibrium's play in that seat against points players in the others, over the points
+    player's value there (two players: the headline's gain, both seats averaged)."""
+    from solver.sabords.game.points import points_play_outcomes
+    from solver.sabords.game.table.simulate import seat_values
+
+    layout = solver.layout
+    n = layout.players
+    points = points_play_outcomes(layout.spec.rules)
+    base = seat_values(layout, solver.succ, solver.order, [points] * n)
+    seats = []
+    for seat in range(n):
+        plays = [solution.dist if s == seat else points for s in range(n)]
+        value = seat_values(layout, solver.succ, solver.order, plays)[seat]
+        seats.append({"seat": seat + 1, "exact": float(value), "points": float(base[seat]),
+                      "gain": float(value - base[seat])})
+    return {"seats": seats, "gain": float(np.mean([s["gain"] for s in seats]))}
+
+
 def at_table(table: GameTable, players: int, games: int, seed: int) -> dict:
     """The rule at a table of ``players`` by seeded simulation (``games`` games a line): every
     seat playing points, every seat playing the rule, and the rule in each seat against points

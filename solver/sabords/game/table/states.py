@@ -115,7 +115,7 @@ class Layout:
         if self.ends.play_on:
             raise InputError("play-on-until-reached-again keeps players above the target in "
                              "the race, which the table's states do not hold; it is measured "
-                             "by simulation (reports/sabords/table.md)")
+                             "by simulation (reports/sabords/game.md)")
         names = [RACE] if self.ends.race and not self.ends.first_to_target else []
         if not self.ends.first_to_target:  # else reaching the target ends the game at once
             names += [final(k) for k in range(1, n)]
