@@ -293,7 +293,8 @@ def write_game_reports(out: Path, proofs: Path, target: int = TARGET,
                "solve": {k: default.stats[k] for k in ("sweeps", "residual")}}
     written = _rounded(summary)
     atomic_write_text(out / "game.json", dumps_json(written))
-    atomic_write_text(out / "game.md", _markdown(summary, grids, bool(section)) + section)
+    atomic_write_text(out / "game.md", _markdown(summary, grids, bool(section))
+                      + ("\n" + section if section else ""))
     (proofs / "sabords").mkdir(parents=True, exist_ok=True)
     atomic_write_text(proofs / "sabords" / f"game-{target}.json", _proof(default))
     _log(f"done in {time.perf_counter() - started:.0f} s")

@@ -362,6 +362,17 @@ def _spread_lines(s: dict) -> list[str]:
                      f"{sp['regret']:.1e} | {' / '.join(f'{x:.1e}' for x in sp['opening'])} | "
                      f"{sp['anywhere']:.1e} ({where['phase']} "
                      f"{','.join(map(str, where['scores']))}, player {where['player']}) |")
+    for label, sp in tables:
+        if sp["equilibria"] > 1:
+            runs = sp["runs"]
+            lines += ["", f"On the table with {label}: {sp['equilibria']} equilibria by play. "
+                      "Each run's equilibrium ("
+                      + ", ".join(f"{r['start']}/{r['tie']} {r['equilibrium']}" for r in runs)
+                      + ") and its states that mix two or more turns ("
+                      + ", ".join(str(r["mixed"]) for r in runs)
+                      + f"): they differ in how a few states mix, and their values are at most "
+                      f"{sp['anywhere']:.1e} apart anywhere, "
+                      f"{max(sp['opening']):.1e} at the opening."]
     if all(sp["equilibria"] == 1 for _, sp in tables):
         lines += ["", "Every start and every tie rule found the same play on every table: the "
                   "differences are rounding, and the tie rules changed no state's turn."]
