@@ -97,7 +97,11 @@ def test_the_shipped_table_answers_as_the_solve_did(written) -> None:
     assert shipped is not None
     solved = solve_table(spec)
     assert np.max(np.abs(shipped.values - solved.values)) == 0.0
-    assert headline(shipped) == headline(solved) | {"solve": headline(shipped)["solve"]}
+    assert headline(shipped) == headline(solved) | {"solve": headline(shipped)["solve"],
+                                                    "spread": headline(shipped)["spread"]}
+    spread = summary["three_players_exact"]["spread"]
+    assert headline(shipped)["spread"] == {k: spread[k] for k in ("equilibria", "opening",
+                                                                   "anywhere", "regret")}
     assert headline(shipped)["seat_wins"] == summary["three_players_exact"]["seat_wins"]
     assert shipped_solution(TableSpec.of(RULES, 3, 400), proofs_dir=root) is None
 

@@ -185,6 +185,9 @@ def headline(solution: TableSolution) -> dict:
         "solve": {"steps": stats["steps"], "converged": stats["converged"],
                   "cycling_states": len(stats["cycling"]),
                   "states": stats["states"], "lowest_score": spec.game.low},
+        # how far apart the equilibria found from other starts and tie rules are (the shipped
+        # table's, solved by make solve: solver/sabords/game/table/spread.py)
+        **({"spread": stats["spread"]} if "spread" in stats else {}),
     }
 
 

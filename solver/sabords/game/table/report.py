@@ -43,6 +43,7 @@ from solver.sabords.rules import load_rules
 SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # 36,678 states, pure
 RULE_GAMES, RULE_SEED = 120_000, 2026  # standard error below 0.002 a seat and a gain
 LOWEST = (-100, -200, -300)  # the lowest scores of the trade-off, at the small target, no floor
+SPREAD_ANSWER = ("equilibria", "opening", "anywhere", "regret")  # the spread in the answers
 
 
 def _log(text: str) -> None:
@@ -70,6 +71,7 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
     gain = exact_against_points(solver, solution)
     _log("the equilibria from other starts and tie rules")
     apart = table_spread(small, two, given=solution, progress=True)
+    solution.stats["spread"] = {k: apart[k] for k in SPREAD_ANSWER}  # shipped, answered
     tables = {}
     for players in (3, 4, 5):
         _log(f"the rule at {players} players, target {headline.spec.target}")
