@@ -33,13 +33,19 @@ class TurnSearch(Turn):
         """Fewest terrain cards from the state's place to the goal on the island it leaves."""
         if st.mode == DONE:
             return 0
+        dist = self.goal_distances(st)
+        return INF if dist is None else dist[st.at]
+
+    def goal_distances(self, st: TurnState) -> list[int] | None:
+        """The terrain cards from every node to the goal on the island the state leaves (None:
+        the state cannot head for the goal)."""
         partner = st.partner
         if self.q.goal == "treasure":
             if st.mode == CARRY or (st.mode == GUARD and not st.leavable):
-                return INF
+                return None
             partner = ""
         elif st.mode != CARRY or partner != self.partner0:
-            return INF
+            return None
         key = (partner, st.tiles, st.dragons, st.others)
         dist = self._dist_cache.get(key)
         if dist is None:
@@ -48,10 +54,25 @@ class TurnSearch(Turn):
                 self.isl, st.tiles, self.own, self.me, partner, set(st.dragons), occupied,
                 self.treasure_field in occupied, self.treasure_left, self.carriers_cross_empty)
             self._dist_cache[key] = dist
-        return dist[st.at]
+        return dist
+
+    by_cards = True  # states taken in order of cards spent (Dijkstra): the search is exact
+
+    def priority(self, st: TurnState, cards: int) -> int:
+        """The order states are taken in: cards spent (a heuristic search may guess ahead,
+        with ``by_cards`` False, and then finds good routes, not the best)."""
+        return cards
+
+    def end_value(self, st: TurnState, cards: int) -> tuple[int, int]:
+        """What ending the turn in ``st`` after ``cards`` cards is worth: (remaining, cards),
+        the less the better."""
+        return self.remaining(st), cards
 
     # -- the search ----------------------------------------------------------------------
-    def solve(self, time_limit: float | None = None) -> RouteResult:
+    def solve(self, time_limit: float | None = None,
+              max_states: int | None = None) -> RouteResult:
+        """The optimal turn; with ``max_states``, the best turn among the first states taken
+        (``optimal`` False when the search stopped there)."""
         t0 = time.perf_counter()
         if self.q.position.hunters[self.me].at == self.treasure_field:
             return RouteResult(True, 0, 0, [], "search", time.perf_counter() - t0)
@@ -59,17 +80,25 @@ class TurnSearch(Turn):
         best = {start: 0}
         parent: dict[TurnState, tuple[TurnState, Move] | None] = {start: None}
         tick = itertools.count()
-        heap = [(0, next(tick), start)]
+        heap = [(self.priority(start, 0), next(tick), 0, start)]
         best_end: tuple | None = None
+        taken, cut = 0, False
         while heap:
-            c, _, st = heapq.heappop(heap)
+            _, _, c, st = heapq.heappop(heap)
             if c > best[st]:
                 continue
-            if st.mode == DONE:
-                best_end = ((0, c), st)
+            taken += 1
+            if max_states is not None and taken > max_states:
+                cut = True
                 break
+            if st.mode == DONE:
+                if best_end is None or (0, c) < best_end[0]:
+                    best_end = ((0, c), st)
+                if self.by_cards:
+                    break  # taken in order of cards: the first goal state is the best
+                continue
             if st.mode != SECOND:
-                value = (self.remaining(st), c)
+                value = self.end_value(st, c)
                 if best_end is None or value < best_end[0]:
                     best_end = (value, st)
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
@@ -79,8 +108,9 @@ class TurnSearch(Turn):
                 if nc < best.get(nst, INF):
                     best[nst] = nc
                     parent[nst] = (st, move)
-                    heapq.heappush(heap, (nc, next(tick), nst))
+                    heapq.heappush(heap, (self.priority(nst, nc), next(tick), nc, nst))
         (rem, cards), st = best_end
+        rem, cards = self.remaining(st), best[st]
         if rem >= INF:
             return RouteResult(False, 0, None, [], "search", time.perf_counter() - t0)
         plan = []
@@ -88,7 +118,8 @@ class TurnSearch(Turn):
             st, move = parent[st]
             plan.append(move)
         plan.reverse()
-        return RouteResult(rem == 0, cards, rem, plan, "search", time.perf_counter() - t0)
+        return RouteResult(rem == 0, cards, rem, plan, "search", time.perf_counter() - t0,
+                           optimal=not cut)
 
 
 def search_route(q: RouteQuery, time_limit: float | None = None) -> RouteResult:

@@ -308,12 +308,17 @@ class Turn:
                                                       free_terrains=st.free_terrains | 1 << t), 2))
         return out
 
+    def swap_pairs(self, st: TurnState) -> list[tuple[list[int], list[tuple[int, int]]]]:
+        """The pairs of fields each kind of swap card may be tried on: every pair of
+        neighbours for both cards, every pair for Tosende Elemente. A heuristic search may
+        offer fewer (``router.primal``): each pair is still checked by ``may_swap``."""
+        adjacent = sorted(set(self.with_use["swap-adjacent"]) | set(self.with_use["swap-any"]))
+        return [(adjacent, self.adj_pairs), (self.with_use["swap-any"], self.any_pairs)]
+
     def _swaps(self, st: TurnState) -> list:
         isl, out, here = self.isl, [], self.isl.names[st.at]
         taken = {h[1] for h in st.others} | {st.at} | set(st.dragons)
-        adjacent = sorted(set(self.with_use["swap-adjacent"]) | set(self.with_use["swap-any"]))
-        for kinds, pairs in ((adjacent, self.adj_pairs), (self.with_use["swap-any"],
-                                                          self.any_pairs)):
+        for kinds, pairs in self.swap_pairs(st):
             for k in kinds:
                 if not st.cards[k]:
                     continue

@@ -107,6 +107,12 @@ def card_budget(r: RouterModel) -> None:
     for key, need in demand.items():
         m.Add(sum(supply[key]) == need)
     if r.relax and r.min_swaps:
-        m.Add(sum(x for (k, _key), x in r.use.items() if k in r.swap_kinds)
-              >= r.min_swaps)
+        require_swaps(r, r.min_swaps)
     r.cards_used = sum(r.use.values())
+
+
+def require_swaps(r: RouterModel, n: int) -> None:
+    """At least ``n`` swap cards played (a relaxation's ``min_swaps``; raised between two
+    solves of one built model by ``rounds.cp_route``)."""
+    r.min_swaps = n
+    r.m.Add(sum(x for (k, _key), x in r.use.items() if k in r.swap_kinds) >= n)

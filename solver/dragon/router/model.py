@@ -13,6 +13,7 @@ from ortools.sat.python import cp_model
 
 from solver.dragon.move import Move
 from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
+from solver.dragon.router.budget import require_swaps
 from solver.dragon.router.build import build_model, objective
 from solver.dragon.router.decode import PlanReader
 from solver.dragon.router.facts import Facts
@@ -48,7 +49,8 @@ class CpRouter:
     def solve(self, workers: int = 1, work_limit: float = WORK_LIMIT,
               hint: CpRouter | None = None, lower: int | None = None,
               plan_hint: list[Move] | None = None, fix_plan: bool = False,
-              warm: CpRouter | None = None, upper: int | None = None) -> RouteResult:
+              warm: CpRouter | None = None, upper: int | None = None,
+              again: bool = False) -> RouteResult:
         """Solve to optimality. ``hint``: a solved router of a restriction of this model (fewer
         swap layers); its solution starts the search and its value bounds the objective.
 
@@ -57,11 +59,18 @@ class CpRouter:
         (and ``self.bound`` a proved lower bound on the objective). ``fix_plan``: the moves
         and plays of ``plan_hint`` are imposed, not suggested (payments are still chosen).
         ``warm``: a solved router whose values (matched by name) start the search, no more.
-        ``upper``: only routes of at most this value are wanted (none: infeasible)."""
+        ``upper``: only routes of at most this value are wanted (none: infeasible).
+        ``again``: solve the model built for an earlier call once more, with the constraints
+        added since (its bounds stay: they may only tighten); ``work`` adds up."""
         t0 = time.perf_counter()
         if self.facts.start == self.facts.treasure_field:
             return RouteResult(True, 0, 0, [], "cp-sat", 0.0)
-        r = self.model = build_model(self.facts)
+        if again and self.model is not None:
+            r = self.model
+            r.m.ClearHints()
+        else:
+            r = self.model = build_model(self.facts)
+            self.work = 0.0
         if hint is not None:
             r.m.Add(objective(r) <= hint.objective)
             if plan_hint is None:
@@ -88,7 +97,7 @@ class CpRouter:
             # prunes there: propagation and search alone
             solver.parameters.linearization_level = 0
         status = solver.Solve(r.m)
-        self.work = solver.deterministic_time
+        self.work += solver.deterministic_time
         if status == cp_model.INFEASIBLE:
             self.objective = self.bound = INF
             return RouteResult(False, 0, None, [], "cp-sat", time.perf_counter() - t0)
@@ -110,3 +119,8 @@ class CpRouter:
     def continuation_nodes(self) -> list[int]:
         """The solved continuation's cells, in order (empty when the goal is reached)."""
         return PlanReader(self.model, self.sol).continuation()
+
+    def require_swaps(self, n: int) -> None:
+        """The built model (a relaxation) must now play at least ``n`` swap cards: solve it
+        ``again`` for the next round."""
+        require_swaps(self.model, n)

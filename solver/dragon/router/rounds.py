@@ -11,8 +11,10 @@ from solver.dragon.move import Move
 from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
 from solver.dragon.router.facts import Facts
 from solver.dragon.router.model import CpRouter, NotSolved
+from solver.dragon.router.primal import primal_route
 from solver.dragon.router.repair import repair
 
+PRIMAL_SWAPS = 3  # hands with this many swap cards start from the just-in-time search's route
 STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
 _STAGE_NAMES = {False: "relaxation bound", "strict": "strict proposal",
                 True: "relaxation naming the swapped tiles' sources (or their travel)"}
@@ -42,6 +44,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     mixed = any(len(c.actions) > 1 and c.swaps(q.position.island.model)
                 for c in q.hand)
     named_bound = None  # the named relaxation's bound of the round before
+    built: dict = {}  # each stage's model, built in the first round and solved again after
+    tried: set = set()  # the proposals completed so far
     for k in range(1, most + 1):
         if result.remaining is None:
             break
@@ -55,9 +59,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 break
             say(f"round {k} of {most}: {_STAGE_NAMES[stage]}")
             if stage == "strict":
-                strict = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
-                solved.append(strict)
-                strict_result = _attempt(strict, workers, STRICT_WORK)
+                strict, again = _stage_model(q, stage, k, built, solved)
+                strict_result = _attempt(strict, workers, STRICT_WORK, again=again)
                 proposal = None
                 if strict_result is not None and strict_result.remaining is not None:
                     proposal = _repaired(strict, strict_result)
@@ -68,14 +71,14 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 best = prev
                 if completed is not None and completed[1].objective <= prev.objective:
                     best = completed[1]
-                relaxed = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
-                solved.append(relaxed)
+                relaxed, again = _stage_model(q, stage, k, built, solved)
                 floor = lower
                 if stage and named_bound is not None:
                     # (round k's named relaxation restricts round k-1's: its bound holds too)
                     floor = max(lower or 0, named_bound)
                 relaxed_result = _attempt(relaxed, workers, work_limit, lower=floor, warm=plain,
-                                          upper=best.objective - 1 if stage else None)
+                                          upper=best.objective - 1 if stage else None,
+                                          again=again)
                 if relaxed_result is None:
                     continue
                 plain = relaxed
@@ -93,7 +96,10 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 proposal = _repaired(relaxed, relaxed_result)
             if proposal is not None:
                 plan = proposal
-                if proved and (completed is None or completed[1].objective > lower):
+                key = tuple(move.key() for move in plan)
+                if (proved and key not in tried
+                        and (completed is None or completed[1].objective > lower)):
+                    tried.add(key)  # (a proposal met again completes as it did before)
                     say(f"round {k} of {most}: completing a proposed route")
                     completed = (_completed(q, k, plan, lower, workers, work_limit, solved)
                                  or completed)
@@ -112,6 +118,16 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
             result, prev = completed
         elif completed is not None:
             plan = None  # the proposal is no better than the route in hand: start from that
+        if most >= PRIMAL_SWAPS and k == 1:
+            # the relaxation and its proposals did not settle round 1: a real route from the
+            # search that plays swaps just in time, the bar for every round if it is better
+            say("a route with swaps played just in time")
+            found = primal_route(q)
+            if found is not None and _Incumbent(q, found).objective < prev.objective:
+                result, prev = found, _Incumbent(q, found)
+                plan = None
+                if lower is not None and prev.objective <= lower:
+                    break  # a real route at the relaxation's bound is optimal
         say(f"round {k} of {most}: every route with {k} swap(s) better than the best so far")
         router = CpRouter(q, swaps=k, exact_swaps=True)
         solved.append(router)
@@ -131,6 +147,16 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     return result
 
 
+class _Incumbent:
+    """A real route found outside the models, weighed as the models weigh it
+    (``CpRouter.objective_expr``): cards still needed (one more when the goal is not
+    reached) times a hand plus one, plus the cards spent."""
+
+    def __init__(self, q: RouteQuery, result: RouteResult) -> None:
+        weight = int(q.position.island.model.hand_size) + 1
+        self.objective = weight * (result.remaining + (not result.reachable)) + result.cards_used
+
+
 def _completed(q: RouteQuery, k: int, plan: list[Move], lower: int, workers: int,
                work_limit: float, solved: list[CpRouter]) -> tuple[RouteResult, CpRouter] | None:
     """The proposed route's moves and plays, completed by CP-SAT (payments, end): the best
@@ -142,6 +168,27 @@ def _completed(q: RouteQuery, k: int, plan: list[Move], lower: int, workers: int
     if fixed_result is not None and fixed_result.optimal and fixed_result.remaining is not None:
         return fixed_result, fixed
     return None
+
+
+def _stage_model(q: RouteQuery, stage, k: int, built: dict,
+                 solved: list[CpRouter]) -> tuple[CpRouter, bool]:
+    """Round ``k``'s model of a stage (plain relaxation False, proposal "strict", named
+    relaxation True) and whether it was built before: the models of two rounds differ only in
+    the swap cards they must play (``require_swaps``), so round k solves round k-1's model
+    again with that raised, and with the bounds it was solved under, which hold for round k
+    too (a lower bound of the routes with at least k-1 swaps bounds those with k; the bar
+    only falls from round to round)."""
+    router = built.get(stage)
+    if router is not None and getattr(router, "objective", None) is not None:
+        router.require_swaps(k)
+        return router, True
+    if stage == "strict":
+        router = CpRouter(q, relax_swaps=True, min_swaps=k, strict=True)
+    else:
+        router = CpRouter(q, relax_swaps=True, min_swaps=k, sources=stage)
+    built[stage] = router
+    solved.append(router)
+    return router, False
 
 
 def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:
