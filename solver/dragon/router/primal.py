@@ -31,7 +31,7 @@ from solver.dragon.route import INF, RouteQuery, RouteResult
 from solver.dragon.route_search import TurnSearch, replay
 from solver.dragon.rulebook import DONE, TurnState
 
-PRIMAL_STATES = 1500  # states the search takes before it stops
+PRIMAL_STATES = 500  # states the search takes before it stops
 FAR_SOURCES = 2  # a Tosende Elemente's sources: this many fields of each terrain, farthest first
 
 
