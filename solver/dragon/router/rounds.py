@@ -46,6 +46,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     named_bound = None  # the named relaxation's bound of the round before
     built: dict = {}  # each stage's model, built in the first round and solved again after
     tried: set = set()  # the proposals completed so far
+    started = False  # the just-in-time search has been asked for a route
     for k in range(1, most + 1):
         if result.remaining is None:
             break
@@ -65,6 +66,16 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 if strict_result is not None and strict_result.remaining is not None:
                     proposal = _repaired(strict, strict_result)
             else:
+                if stage and most >= PRIMAL_SWAPS and not started:
+                    # the plain relaxation and the proposal did not settle round 1: before the
+                    # large relaxation, a real route to look below
+                    started = True
+                    found = _started(q, prev, say)
+                    if found is not None:
+                        result, prev = found
+                        if lower >= prev.objective:
+                            done = True
+                            break
                 # The named relaxation is a restriction of the plain one: it starts from the
                 # plain route, cannot go below the plain bound, and looks only below the best
                 # real route so far (finding none proves that route optimal).
@@ -118,14 +129,11 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
             result, prev = completed
         elif completed is not None:
             plan = None  # the proposal is no better than the route in hand: start from that
-        if most >= PRIMAL_SWAPS and k == 1:
-            # the relaxation and its proposals did not settle round 1: a real route from the
-            # search that plays swaps just in time, the bar for every round if it is better
-            say("a route with swaps played just in time")
-            found = primal_route(q)
-            if found is not None and _Incumbent(q, found).objective < prev.objective:
-                result, prev = found, _Incumbent(q, found)
-                plan = None
+        if most >= PRIMAL_SWAPS and not started:
+            started = True
+            found = _started(q, prev, say)
+            if found is not None:
+                (result, prev), plan = found, None
                 if lower is not None and prev.objective <= lower:
                     break  # a real route at the relaxation's bound is optimal
         say(f"round {k} of {most}: every route with {k} swap(s) better than the best so far")
@@ -145,6 +153,16 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     result.seconds = time.perf_counter() - t0
     result.work = sum(r.work for r in solved)
     return result
+
+
+def _started(q: RouteQuery, prev, say: Callable[[str], None]):
+    """The just-in-time search's route (``primal``) and its weight, when it beats ``prev``:
+    a real route, the bar for every round (as a completed proposal is); else None."""
+    say("a route with swaps played just in time")
+    found = primal_route(q)
+    if found is None or _Incumbent(q, found).objective >= prev.objective:
+        return None
+    return found, _Incumbent(q, found)
 
 
 class _Incumbent:
