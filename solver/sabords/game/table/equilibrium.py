@@ -110,7 +110,6 @@ class TableSolver:
                 self.succ[phase.start + local] = layout.successors(name, scores)
         self.order = layout.order
         self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
-        self.carried: tuple[list, np.ndarray] | None = None  # a repeating stage's last policies
         self.sweeps = 0  # the linear sweeps made (repeating stages; settling's own not counted)
 
     def play(self, dist: np.ndarray, stages: list[Stage] | None = None) -> np.ndarray:
@@ -135,7 +134,7 @@ class TableSolver:
         per state), instead of points play."""
         started = time.perf_counter()
         layout = self.layout
-        self.carried, self.sweeps = None, 0
+        self.sweeps = 0
         whole = Stage(tuple(layout.phases), 0, layout.states, True)
         stages = layout.stages() if staged else [whole]
         ready = np.zeros(layout.rows, dtype=bool)
@@ -237,7 +236,7 @@ class TableSolver:
         layout = self.layout
         rows = np.arange(stage.start, stage.stop)
         size = len(rows)
-        policies = self._warm_policies(stage)
+        policies = self.lanes.storage(1).policy[[0] * size]  # none yet (UNKNOWN)
         memo = self.lanes.memo(size)
         self._value(stage, values, dist)  # points play here, the stages before it solved
         recent: list[np.ndarray] = []  # per step of the last WINDOW: which best turns changed
@@ -277,7 +276,6 @@ class TableSolver:
             dist[rows] = best_dist
             self._value(stage, values, dist)
         worst, regret[rows], values[rows], dist[rows] = kept
-        self.carried = (self._shapes(stage), policies)
         cycling = np.flatnonzero(np.sum(recent, axis=0) >= 2) if worst > tol and recent \
             else np.zeros(0, dtype=np.int64)
         mixed, rounds, newton = [], 0, 0.0
@@ -294,19 +292,6 @@ class TableSolver:
         return {"history": history, "converged": worst <= tol,
                 "cycling": (stage.start + cycling).tolist(), "mixed": mixed,
                 "settle_rounds": rounds, "newton_residual": newton}
-
-    def _shapes(self, stage: Stage) -> list:
-        return [self.layout.phases[name].shape for name in stage.names]
-
-    def _warm_policies(self, stage: Stage) -> np.ndarray:
-        """The warm starts of a repeating stage's turns: the last repeating stage's policies
-        when its phases have the same shapes (normal play after the race: the same score
-        triples, whose turns differ only in what reaching the target is worth), else none
-        (UNKNOWN)."""
-        carried, self.carried = self.carried, None
-        if carried is not None and carried[0] == self._shapes(stage):
-            return carried[1]
-        return self.lanes.storage(1).policy[[0] * (stage.stop - stage.start)]
 
     def _once(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
               regret: np.ndarray) -> None:
