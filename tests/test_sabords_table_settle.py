@@ -10,7 +10,7 @@ import pytest
 from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.equilibrium import TableSolver, regret
 from solver.sabords.game.table.linear import evaluate
-from solver.sabords.game.table.settle import Reduced, project_simplex
+from solver.sabords.game.table.settle import Reduced, RestrictedGame, project_simplex
 from solver.sabords.game.table.states import NORMAL, TableSpec
 from solver.sabords.rules import load_rules
 from tests.sabords_game_multi_reference import regret_n
@@ -91,6 +91,34 @@ def test_the_reduced_stage_is_the_stage_swept(cycling) -> None:
         dist[rows] = mix
         evaluate(values, order, solver.succ, dist)
         swept = np.roll(values[solver.succ[rows]], 1, axis=2)
-        assert np.abs(reduced.next_values(mix) - swept).max() < 1e-13
+        assert np.abs(reduced.next_values(mix)[0] - swept).max() < 1e-13
     assert share == 1.0 and np.abs(swept - np.roll(solution.values[solver.succ[rows]], 1,
                                                    axis=2)).max() > 1e-6  # the mix mattered
+
+
+@pytest.mark.slow
+def test_the_gain_jacobian_is_the_gains_derivative(cycling) -> None:
+    """Newton's Jacobian (RestrictedGame.gain_jacobian, by the reduced system's inverse)
+    against central differences of the candidates' values."""
+    solver, solution = cycling
+    layout = solver.layout
+    stage = next(s for s in layout.stages() if s.names == (NORMAL,))
+    rows = [int(r) for r in layout.index(NORMAL, [[2, 2, 2], [2, 2, 1], [3, 1, 0]])]
+    points = points_play_outcomes(layout.spec.rules)
+    game = RestrictedGame(solution.values.copy(), solution.dist.copy(), solver.succ,
+                          solver._order(stage), rows,
+                          [np.array([solution.dist[r], points]) for r in rows])
+    x = np.array([0.7, 0.3, 0.4, 0.6, 0.2, 0.8])
+    game.play(x)
+    jac = game.gain_jacobian(x)
+    h = 1e-5
+    for i in range(len(x)):
+        up, down = x.copy(), x.copy()
+        up[i] += h
+        down[i] -= h
+        game.play(up)
+        q_up = np.concatenate(game.gains())
+        game.play(down)
+        q_down = np.concatenate(game.gains())
+        assert np.abs((q_up - q_down) / (2 * h) - jac[:, i]).max() < 1e-8
+    assert np.abs(jac).max() > 1e-4  # the weights move the values

@@ -100,14 +100,16 @@ class Reduced:
                 evaluate(work, free, succ, dist)
                 self.coef[..., b * players + j] = np.roll(work[nxt], 1, axis=2)
 
-    def next_values(self, mix: np.ndarray) -> np.ndarray:
+    def next_values(self, mix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(mixing, outcomes, players): each mixing row's outcomes' values to the players
-        by their position at that row, when the mixing rows play ``mix`` (mixing, outcomes)."""
+        by their position at that row, when the mixing rows play ``mix`` (mixing, outcomes);
+        and the inverse of the system's matrix ``I - d u / d u`` (how ``u`` answers a change
+        of the mixing rows' own values: :meth:`RestrictedGame.gain_jacobian`)."""
         m, players = len(mix), self.const.shape[2]
         c = np.einsum("ao,aoj->aj", mix, self.const).ravel()
         lin = np.einsum("ao,aojk->ajk", mix, self.coef).reshape(m * players, m * players)
-        u = np.linalg.solve(np.eye(m * players) - lin, c)
-        return self.const + self.coef @ u
+        inverse = np.linalg.inv(np.eye(m * players) - lin)
+        return self.const + self.coef @ (inverse @ c), inverse
 
 
 class RestrictedGame:
@@ -123,6 +125,10 @@ class RestrictedGame:
         self.sizes = [len(c) for c in candidates]
         self.reduced = Reduced(values, dist, succ, order, rows)
         self.nxt = np.roll(values[succ[rows]], 1, axis=2)  # the values last played
+        self.inverse: np.ndarray | None = None  # Reduced.next_values' at the mix last played
+        # each candidate's value to its mover by the mixing rows' values u: (candidates, u)
+        self.lift = np.concatenate([c @ self.reduced.coef[a, :, 0, :]
+                                    for a, c in enumerate(candidates)])
 
     def split(self, x: np.ndarray) -> list[np.ndarray]:
         return np.split(x, np.cumsum(self.sizes)[:-1])
@@ -134,7 +140,7 @@ class RestrictedGame:
 
     def play(self, x: np.ndarray) -> None:
         """Every cycling state plays its candidates mixed by ``x`` (the reduced stage)."""
-        self.nxt = self.reduced.next_values(self.mix(x))
+        self.nxt, self.inverse = self.reduced.next_values(self.mix(x))
 
     def commit(self, x: np.ndarray) -> float:
         """Play ``x`` in the whole table's ``dist`` and value the stage by its sweeps; the
@@ -148,11 +154,26 @@ class RestrictedGame:
         """Each candidate's value to its mover at the values last played."""
         return [cands @ nxt[:, 0] for cands, nxt in zip(self.candidates, self.nxt, strict=True)]
 
-    def residual(self, x: np.ndarray, tau: float = 0.0) -> np.ndarray:
-        """At the values last played: ``w - P(w + c Q)`` (``tau`` 0, an equilibrium where it
-        vanishes), else ``w - softmax(Q / tau)`` (the logit response's fixed point)."""
+    def gain_jacobian(self, x: np.ndarray) -> np.ndarray:
+        """d Q / d x at the mix ``x`` last played (candidates by candidates): a weight moves
+        its row's mix, which moves that row's value vector by the mix's change times its
+        outcomes' values, and every ``u`` through the system's inverse."""
+        players = self.nxt.shape[2]
+        cols = []
+        for a, (cands, w) in enumerate(zip(self.candidates, self.split(x), strict=True)):
+            total = w.sum()
+            change = (cands - w @ cands / total) / total @ self.nxt[a]  # (candidates, players)
+            cols.append(self.inverse[:, a * players:(a + 1) * players] @ change.T)
+        return self.lift @ np.concatenate(cols, axis=1)
+
+    def residual(self, x: np.ndarray, tau: float = 0.0,
+                 gains: np.ndarray | None = None) -> np.ndarray:
+        """At the values last played (or at the candidates' values ``gains``, flat):
+        ``w - P(w + c Q)`` (``tau`` 0, an equilibrium where it vanishes), else ``w -
+        softmax(Q / tau)`` (the logit response's fixed point)."""
         parts = []
-        for w, q in zip(self.split(x), self.gains(), strict=True):
+        qs = self.gains() if gains is None else self.split(gains)
+        for w, q in zip(self.split(x), qs, strict=True):
             if tau:
                 e = np.exp((q - q.max()) / tau)
                 parts.append(w - e / e.sum())
@@ -165,17 +186,19 @@ class RestrictedGame:
         return self.residual(x, tau)
 
     def newton(self, x: np.ndarray, tau: float, steps: int, tol: float) -> np.ndarray:
-        """Newton's method on ``residual(., tau) = 0``: finite-difference Jacobian, a
-        backtracking step, iterates kept on the simplices."""
+        """Newton's method on ``residual(., tau) = 0``: Jacobian by finite differences of
+        the weights, the candidates' values moved along :meth:`gain_jacobian`; a backtracking
+        step, iterates kept on the simplices."""
         f = self.at(x, tau)
         for _ in range(steps):
             if np.abs(f).max() < tol:
                 break
+            q, dq = np.concatenate(self.gains()), self.gain_jacobian(x)
             jac = np.empty((len(x), len(x)))
             for i in range(len(x)):
                 y = x.copy()
                 y[i] += STEP
-                jac[:, i] = (self.at(y, tau) - f) / STEP
+                jac[:, i] = (self.residual(y, tau, q + STEP * dq[:, i]) - f) / STEP
             dx = np.linalg.lstsq(jac, -f, rcond=None)[0]
             scale = 1.0
             while True:
