@@ -12,6 +12,8 @@ from solver.dragon.router.travel import ANY_TILE
 from solver.dragon.rulebook import dragon_sites
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ortools.sat.python import cp_model
 
     from solver.dragon.router.variables import Layer, RouterModel
@@ -55,7 +57,7 @@ class PlanReader:
 
         last: dict = {}
 
-        def take(key) -> str:
+        def take(key: str | tuple[str, int]) -> str:
             if key == "swap-joker":  # the relaxation: one swap card may stand in twice
                 key = "credit"
                 if not pools[key]:
@@ -100,7 +102,8 @@ class PlanReader:
             plan.append(Move("swap", names[at], card, swap=ends))
         return plan
 
-    def _walk(self, L: Layer, at: int, plan: list[Move], take) -> tuple[int, bool]:
+    def _walk(self, L: Layer, at: int, plan: list[Move],
+              take: Callable[[str | tuple[str, int]], str]) -> tuple[int, bool]:
         """Follow one layer's flow from ``at``, appending its moves; return (end, goal reached)."""
         r = self.model
         val = self.sol.Value

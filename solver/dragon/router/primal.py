@@ -25,6 +25,7 @@ is real: the rulebook generates each move, and the caller replays the plan.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from solver.dragon.move import Move
 from solver.dragon.route import INF, RouteQuery, RouteResult
@@ -95,7 +96,8 @@ class JustInTimeSearch(TurnSearch):
         return [(self._held(st, "swap-adjacent") + any_held, sorted(near)),
                 (any_held, sorted(far - near))]
 
-    def _far_sources(self, st: TurnState, f: int, brings, taken: set[int]) -> set:
+    def _far_sources(self, st: TurnState, f: int, brings: Callable[[int], bool],
+                     taken: set[int]) -> set[tuple[int, int]]:
         """Pairs (f, g) with g among the few fields of each useful terrain farthest from the
         start."""
         per_terrain: dict[int, int] = {}

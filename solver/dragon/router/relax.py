@@ -58,37 +58,40 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from solver.dragon.router.variables import RouterModel
+    from ortools.sat.python import cp_model
+
+    from solver.dragon.board import Island
+    from solver.dragon.router.variables import Choice, Expr, RouterModel, Var
 
 JOKERS = ("swap", "swap-pay")  # the relaxation's swap cards standing in for a payment
 
 
-def _candidates(router, f: int, kind: str, same_ok: bool = False,
-                pool: list[int] | None = None) -> list[tuple[int, object]]:
+def _candidates(r: RouterModel, f: int, kind: str, same_ok: bool = False,
+                pool: list[int] | None = None) -> list[tuple[int, Choice]]:
     """Fields g (of ``pool``; by default beside f, or anywhere with Tosende Elemente in hand)
     whose printed tile a swap could bring onto f for this kind of joker, each with its
     condition (1, or a Weite Reise choice making the tile free). A tile like f's own is left
     out unless ``same_ok`` (after another swap, f may no longer hold its printed tile)."""
-    isl = router.isl
+    isl = r.isl
     if pool is None:
-        pool = isl.fields if router.count["swap-any"] else isl.adj[f]
+        pool = isl.fields if r.count["swap-any"] else isl.adj[f]
     out = []
     for g in pool:
         if g == f or not isl.is_field(g):
             continue
-        t = router.tiles0[g]
-        if t == router.tiles0[f] and not same_ok:
+        t = r.tiles0[g]
+        if t == r.tiles0[f] and not same_ok:
             continue
         if kind == "swap":
-            ok = 1 if t == router.own else router.long_journey.get(t)
+            ok = 1 if t == r.own else r.long_journey.get(t)
         else:
-            ok = 1 if t != router.own and router.can_pay[t] else None
+            ok = 1 if t != r.own and r.can_pay[t] else None
         if ok is not None:
             out.append((g, ok))
     return out
 
 
-def _require(m, y, cond) -> None:
+def _require(m: cp_model.CpModel, y: Var, cond: Choice | Expr) -> None:
     """y only where ``cond`` holds: a constant (0 forbids y, 1 leaves it free) or a sum of
     literals (y <= cond)."""
     if isinstance(cond, int):
@@ -98,7 +101,7 @@ def _require(m, y, cond) -> None:
         m.Add(y <= cond)
 
 
-def _either(m, oks: list, name: str):
+def _either(m: cp_model.CpModel, oks: list[Choice], name: str) -> Choice | None:
     """A literal true when any of the conditions ``oks`` may hold (None when none can)."""
     if not oks:
         return None
@@ -109,10 +112,10 @@ def _either(m, oks: list, name: str):
     return y
 
 
-def _jokers(router):
+def _jokers(r: RouterModel) -> list[tuple[int, str, Var]]:
     """(field, kind, variable) of every joker payment of an entry (not of leaving the
     treasure field, which ends the turn: nothing is entered after it)."""
-    L = router.layers[0]
+    L = r.layers[0]
     return [(f, kind, x) for (f, kind), x in L.epaid.items() if kind in JOKERS]
 
 
@@ -120,13 +123,13 @@ class _Sources:
     """Position numbers along the relaxed route, and the constraints a joker's named source
     g must meet (see the module text)."""
 
-    def __init__(self, router) -> None:
-        m, isl = router.m, router.isl
-        L = router.layers[0]
+    def __init__(self, r: RouterModel) -> None:
+        m, isl = r.m, r.isl
+        L = r.layers[0]
         n = len(isl.names)
-        self.router, self.m = router, m
+        self.r, self.m = r, m
         self.order = {v: m.NewIntVar(0, n, f"o{v}") for v in range(n)}
-        m.Add(self.order[router.start] == 0)
+        m.Add(self.order[r.start] == 0)
         self.arcs_into = defaultdict(list)  # f -> [(from, arc)]
         for (u, v), x in L.steps.items():
             m.Add(self.order[v] >= self.order[u] + 1).OnlyEnforceIf(x)
@@ -134,15 +137,15 @@ class _Sources:
         for (u, _b, v), x in L.flights.items():
             m.Add(self.order[v] >= self.order[u] + 1).OnlyEnforceIf(x)
             self.arcs_into[v].append((u, x))
-        home = isl.boat_node[router.q.hunter]
+        home = isl.boat_node[r.q.hunter]
         for u, x in L.teleports.items():
             m.Add(self.order[home] >= self.order[u] + 1).OnlyEnforceIf(x)
         self.entered = L.ents
         self.free_entry = L.efree
-        self.cont_in = router.cont.ins
+        self.cont_in = r.cont.ins
         self.is_entered: dict[int, object] = {}
         self.charged: list = []
-        self.jokers = _jokers(router)
+        self.jokers = _jokers(r)
         self.joker_at: dict[int, list] = defaultdict(list)
         for f, _kind, x in self.jokers:
             self.joker_at[f].append(x)
@@ -156,20 +159,20 @@ class _Sources:
         self.printed_at: dict[int, list] = defaultdict(list)
         self.last_printed_at: dict[int, list] = defaultdict(list)
 
-    def entered_flag(self, g: int):
+    def entered_flag(self, g: int) -> Var:
         if g not in self.is_entered:
             self.is_entered[g] = self.m.NewBoolVar(f"in_{g}")
             self.m.Add(self.is_entered[g] == sum(self.entered[g]))
         return self.is_entered[g]
 
-    def vacant(self, y, g: int) -> None:
+    def vacant(self, y: Var, g: int) -> None:
         """A swap with g (chosen by y) needs g free of dragons and other hunters."""
-        _require(self.m, y, self.router.may_enter(g))
+        _require(self.m, y, self.r.may_enter(g))
 
-    def joker_count(self):
+    def joker_count(self) -> Var:
         """How many entries the relaxed route pays with a joker (one variable, shared)."""
         if self._joker_count is None:
-            self._joker_count = self.m.NewIntVar(0, len(self.router.isl.names), "jokers")
+            self._joker_count = self.m.NewIntVar(0, len(self.r.isl.names), "jokers")
             self.m.Add(self._joker_count == sum(x for _f, _k, x in self.jokers))
         return self._joker_count
 
@@ -177,7 +180,7 @@ class _Sources:
         """The moves entering f straight from g."""
         return [a for u, a in self.arcs_into[f] if u == g]
 
-    def source(self, f: int, g: int, name: str, printed: bool = True):
+    def source(self, f: int, g: int, name: str, printed: bool = True) -> Var:
         """A source g of the last swap's joker on f: not under the hunter, not entered after
         f, and paid for on the continuation. ``printed``: g gives its printed tile."""
         m = self.m
@@ -194,16 +197,16 @@ class _Sources:
         self.charge(y, g, name)
         return y
 
-    def charge(self, y, g: int, name: str) -> None:
+    def charge(self, y: Var, g: int, name: str) -> None:
         """g now holds f's old tile (not free), which the continuation pays for should it
         pass g; a printed tile of another terrain than the own is paid for there already."""
-        router = self.router
-        if self.cont_in[g] and router.tiles0[g] == router.own:
+        r = self.r
+        if self.cont_in[g] and r.tiles0[g] == r.own:
             z = self.m.NewBoolVar(f"pay_{name}")
             self.m.Add(z >= y + sum(self.cont_in[g]) - 1)
             self.charged.append(z)
 
-    def first_source(self, f: int, g: int, name: str):
+    def first_source(self, f: int, g: int, name: str) -> Var:
         """A source g of the first swap's joker on f: entered free (on its printed tile) only
         before f, and then not straight before f; paid for on the continuation."""
         m = self.m
@@ -214,13 +217,13 @@ class _Sources:
         self.charge(y, g, name)  # (unless the last swap frees g again: a token pays that)
         return y
 
-    def free_only_before(self, y, g: int, f: int) -> None:
+    def free_only_before(self, y: Var, g: int, f: int) -> None:
         """Where y holds, g gave its printed tile away by a swap made before f's entry, so the
         hunter enters g free only before f, and then not straight before f (see the module
         text). The hunter's first field counts as entered free at the start: unless it comes
         back to g, it leaves g before the swap, so it never reaches f straight from g."""
         from_g = self.from_g(f, g)
-        if g == self.router.start and from_g:
+        if g == self.r.start and from_g:
             back = self.entered_flag(g) if self.entered[g] else 0
             self.m.Add(y + sum(from_g) <= 1 + back)
         free = self.free_entry.get(g)
@@ -231,15 +234,15 @@ class _Sources:
             self.m.Add(y + free + sum(from_g) <= 2)
 
     def finish(self) -> None:
-        self.router.charge_remaining(sum(self.charged))
+        self.r.charge_remaining(sum(self.charged))
 
 
-def swap_sources(router: RouterModel) -> None:
+def swap_sources(r: RouterModel) -> None:
     """One or two swap cards of either kind: the last swap's joker names its source; with two
     cards the other joker takes a printed tile (see the module text)."""
-    src = _Sources(router)
-    m = router.m
-    n_adjacent, n_any = router.count["swap-adjacent"], router.count["swap-any"]
+    src = _Sources(r)
+    m = r.m
+    n_adjacent, n_any = r.count["swap-adjacent"], r.count["swap-any"]
     two = n_adjacent + n_any == 2
     # is the last swap a Tosende Elemente? (with two cards the first is then the other one)
     if n_any and n_adjacent:
@@ -254,10 +257,10 @@ def swap_sources(router: RouterModel) -> None:
         if two:
             m.Add(last <= x)
         lasts.append(last)
-        options = _last_options(router, src, f, kind, two, any_last, any_first)
+        options = _last_options(r, src, f, kind, two, any_last, any_first)
         m.Add(sum(options) >= last)
         if two:
-            m.Add(sum(_first_options(router, src, f, kind, any_first)) >= x - last)
+            m.Add(sum(_first_options(r, src, f, kind, any_first)) >= x - last)
     m.Add(sum(lasts) <= 1)
     src.lasts = lasts
     if two:
@@ -265,7 +268,7 @@ def swap_sources(router: RouterModel) -> None:
         for (f, _kind, x), last in zip(jokers, lasts, strict=True):
             if src.last_printed_at[f]:
                 m.Add(sum(src.last_printed_at[f]) + x - last <= 1)
-    if router.min_swaps >= 1:
+    if r.min_swaps >= 1:
         # the last swap serves an entry (above), the pair leaving the treasure field, or the
         # continuation (a token); any other last swap is matched by a route without it
         escapes = []
@@ -278,23 +281,23 @@ def swap_sources(router: RouterModel) -> None:
                 m.Add(by_leave + sum(joker_at[h]) <= 1)
             escapes.append(by_leave)
         by_token = m.NewBoolVar("last_token")
-        m.Add(by_token <= router.tokens)
+        m.Add(by_token <= r.tokens)
         escapes.append(by_token)
         m.Add(sum(lasts) + sum(escapes) >= 1)
-    _token_sources(router, src)
+    _token_sources(r, src)
     if src.far_uses:
         m.Add(sum(src.far_uses) <= n_any)
-    _chains_take_both_cards(router, src)
+    _chains_take_both_cards(r, src)
     for ys in src.printed_at.values():
         if len(ys) > 1:
             m.Add(sum(ys) <= 1)
     src.finish()
 
 
-def _chains_take_both_cards(router, src: _Sources) -> None:
+def _chains_take_both_cards(r: RouterModel, src: _Sources) -> None:
     """A chained source's first swap (g, h) is a card of its own: it serves an entry into g or
     h, the pair leaving into h, a token on h, or nothing (thrown away)."""
-    m, joker_at = router.m, src.joker_at
+    m, joker_at = r.m, src.joker_at
     leave_at = defaultdict(list)
     for h, _kind, x in src.leaves:
         leave_at[h].append(x)
@@ -302,26 +305,26 @@ def _chains_take_both_cards(router, src: _Sources) -> None:
         # (after the last swap g holds f's old tile: only an entry before it is served on g)
         served = joker_at[g] + [x for h in hs for x in joker_at[h] + leave_at[h]]
         served += [src.token_at[h] for h in hs if h in src.token_at]
-        m.Add(sum(served) + router.waste >= 1).OnlyEnforceIf(y)
+        m.Add(sum(served) + r.waste >= 1).OnlyEnforceIf(y)
 
 
-def _far(isl, f: int) -> list[int]:
+def _far(isl: Island, f: int) -> list[int]:
     near = set(isl.adj[f])
     return [g for g in isl.fields if g != f and g not in near]
 
 
-def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
-                  any_first) -> list:
+def _last_options(r: RouterModel, src: _Sources, f: int, kind: str, two: bool,
+                  any_last: Choice, any_first: Expr) -> list[Var]:
     """Ways the last swap can bring the joker's tile onto f."""
-    m, isl = router.m, router.isl
+    m, isl = r.m, r.isl
     options = []
     beside = [g for g in isl.adj[f] if isl.is_field(g)]
-    for g, ok in _candidates(router, f, kind, same_ok=two, pool=beside):
+    for g, ok in _candidates(r, f, kind, same_ok=two, pool=beside):
         y = src.source(f, g, f"src_{f}_{kind}_{g}")
         _require(m, y, ok)
         options.append(y)
     # a Tosende Elemente from anywhere (its source left unnamed)
-    options += _far_option(router, src, f, kind, two, any_last, f"far_{f}_{kind}")
+    options += _far_option(r, src, f, kind, two, any_last, f"far_{f}_{kind}")
     if not two:
         return options
     for g in beside:
@@ -332,7 +335,7 @@ def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
         for tag, pool, needs in (("near", near, 1), ("far", far, any_first)):
             if isinstance(needs, int) and not needs:
                 continue
-            chained = _candidates(router, g, kind, same_ok=True, pool=pool)
+            chained = _candidates(r, g, kind, same_ok=True, pool=pool)
             if not chained:
                 continue
             y = src.source(f, g, f"chain_{tag}_{f}_{kind}_{g}", printed=False)
@@ -357,7 +360,7 @@ def _last_options(router, src: _Sources, f: int, kind: str, two: bool, any_last,
     return options
 
 
-def _first_swap_is(src: _Sources, y, f: int, g: int, hs: list[int]) -> None:
+def _first_swap_is(src: _Sources, y: Var, f: int, g: int, hs: list[int]) -> None:
     """Where y holds, the first swap is (g, h) for one of ``hs``: no joker is paid outside f, g
     and those fields (both cards are spent), and the first swap serves one there or is thrown
     away (``_chains_take_both_cards``)."""
@@ -367,13 +370,13 @@ def _first_swap_is(src: _Sources, y, f: int, g: int, hs: list[int]) -> None:
     src.chains.append((y, g, hs))
 
 
-def _far_option(router, src: _Sources, f: int, kind: str, same_ok: bool, by_any,
-                name: str) -> list:
+def _far_option(r: RouterModel, src: _Sources, f: int, kind: str, same_ok: bool,
+                by_any: Expr, name: str) -> list[Var]:
     """A swap with any field not beside f (a Tosende Elemente, when ``by_any`` may hold)."""
     if isinstance(by_any, int) and not by_any:
         return []
-    m = router.m
-    oks = [ok for _g, ok in _candidates(router, f, kind, same_ok, pool=_far(router.isl, f))]
+    m = r.m
+    oks = [ok for _g, ok in _candidates(r, f, kind, same_ok, pool=_far(r.isl, f))]
     anywhere = _either(m, oks, f"{name}_ok")
     if anywhere is None:
         return []
@@ -384,20 +387,21 @@ def _far_option(router, src: _Sources, f: int, kind: str, same_ok: bool, by_any,
     return [y]
 
 
-def _first_options(router, src: _Sources, f: int, kind: str, any_first) -> list:
+def _first_options(r: RouterModel, src: _Sources, f: int, kind: str,
+                   any_first: Expr) -> list[Var]:
     """Ways the first swap can bring a printed tile onto f."""
-    m, isl = router.m, router.isl
+    m, isl = r.m, r.isl
     options = []
     beside = [g for g in isl.adj[f] if isl.is_field(g)]
-    for g, ok in _candidates(router, f, kind, pool=beside):
+    for g, ok in _candidates(r, f, kind, pool=beside):
         y = src.first_source(f, g, f"first_{f}_{kind}_{g}")
         _require(m, y, ok)
         options.append(y)
-    options += _far_option(router, src, f, kind, False, any_first, f"first_far_{f}_{kind}")
+    options += _far_option(r, src, f, kind, False, any_first, f"first_far_{f}_{kind}")
     return options
 
 
-def _token_sources(router, src: _Sources) -> None:
+def _token_sources(r: RouterModel, src: _Sources) -> None:
     """A token's swap frees a paid field f of the continuation with a free printed tile g
     beside f (or anywhere, with Tosende Elemente) that is off the continuation (there it would
     cost what it saves); two tokens take two such tiles. If the turn ends on g, the swap came
@@ -408,14 +412,14 @@ def _token_sources(router, src: _Sources) -> None:
     there from h (beside g, or anywhere with Tosende Elemente): that swap served at most an
     entry into g (g's old tile was not free, and h's new one is not), so it is thrown away or
     a joker on g."""
-    m, isl = router.m, router.isl
-    own, tiles0 = router.own, router.tiles0
-    cont_out = router.cont.leave_steps if router.waiter and not router.carrying else {}
-    cont_in = continuation_entries(router)
-    n_any = router.count["swap-any"]
-    two = router.swap_cards() == 2
+    m, isl = r.m, r.isl
+    own, tiles0 = r.own, r.tiles0
+    cont_out = r.cont.leave_steps if r.waiter and not r.carrying else {}
+    cont_in = continuation_entries(r)
+    n_any = r.count["swap-any"]
+    two = r.swap_cards() == 2
     own_fields = [g for g in isl.fields if tiles0[g] == own]
-    ends = turn_ends(router)
+    ends = turn_ends(r)
     picks, chain_picks, twice = [], [], []
     src.token_at = {}
     for f in isl.fields:
@@ -428,17 +432,17 @@ def _token_sources(router, src: _Sources) -> None:
                 continue
             y = m.NewBoolVar(f"tsrc_{f}_{g}")
             src.vacant(y, g)
-            _off(m, y, g, router.cont.ins, cont_out)
+            _off(m, y, g, r.cont.ins, cont_out)
             if ends[g]:
                 # the turn ends on g: the swap came before the hunter entered g, which then
                 # held f's tile (or, with two swaps, one the other swap brought onto f), so
                 # the hunter paid there, unless Weite Reise made that tile free
-                spare = router.waste if two else 0
-                if g == router.start or not router.can_pay[tiles0[f]]:
+                spare = r.waste if two else 0
+                if g == r.start or not r.can_pay[tiles0[f]]:
                     m.Add(y + sum(ends[g]) <= 1 + spare)
                 elif g in src.free_entry:
                     m.Add(y + sum(ends[g]) + src.free_entry[g]
-                          <= 2 + router.long_journey.get(tiles0[f], 0) + spare)
+                          <= 2 + r.long_journey.get(tiles0[f], 0) + spare)
             src.printed_at[g].append(y)
             options.append(y)
         if n_any and any(g not in beside for g in own_fields if g != f):
@@ -455,12 +459,12 @@ def _token_sources(router, src: _Sources) -> None:
                     continue
                 y = m.NewBoolVar(f"tchain_{f}_{g}")
                 src.vacant(y, g)
-                _off(m, y, g, router.cont.ins, cont_out)
-                m.Add(y <= router.waste + sum(src.joker_at[g]))
+                _off(m, y, g, r.cont.ins, cont_out)
+                m.Add(y <= r.waste + sum(src.joker_at[g]))
                 if ends[g]:
                     # ending on g, the hunter entered it after the last swap, holding f's tile
                     # (a card pays it): the first swap was thrown away
-                    thrown = router.waste if router.can_pay[tiles0[f]] else 0
+                    thrown = r.waste if r.can_pay[tiles0[f]] else 0
                     m.Add(y + sum(ends[g]) <= 1 + thrown)
                 if not any(h in isl.adj[g] for h in hs):
                     src.far_uses.append(y)
@@ -471,43 +475,44 @@ def _token_sources(router, src: _Sources) -> None:
         m.Add(sum(options) == pick)
         picks.append(pick)
         src.token_at[f] = pick
-        twice += saved_twice(router, f, pick, "tok")
+        twice += saved_twice(r, f, pick, "tok")
     if chain_picks:
         m.Add(sum(picks) + sum(chain_picks) <= 2)  # a chain takes both swap cards
         # the last swap frees the continuation's field, so it serves no entry
         m.Add(sum(chain_picks) + sum(src.lasts) <= 1)
-    m.Add(router.tokens <= sum(picks) + sum(twice))
+    m.Add(r.tokens <= sum(picks) + sum(twice))
 
 
-def turn_ends(router) -> dict[int, list]:
+def turn_ends(r: RouterModel) -> dict[int, list[Var]]:
     """Field -> the literals "the turn ends here", one per layer."""
     ends = defaultdict(list)
-    for L in router.layers:
+    for L in r.layers:
         for v, x in L.end.items():
             ends[v].append(x)
     return ends
 
 
-def continuation_entries(router) -> dict[int, list]:
+def continuation_entries(r: RouterModel) -> dict[int, list[Var]]:
     """Field -> the continuation's entries into it, the pair's way out of the treasure field
     too."""
-    cont_out = router.cont.leave_steps if router.waiter and not router.carrying else {}
-    return {v: list(router.cont.ins[v]) + ([cont_out[v]] if v in cont_out else [])
-            for v in router.isl.fields}
+    cont_out = r.cont.leave_steps if r.waiter and not r.carrying else {}
+    return {v: list(r.cont.ins[v]) + ([cont_out[v]] if v in cont_out else [])
+            for v in r.isl.fields}
 
 
-def saved_twice(router, f: int, pick, name: str) -> list:
+def saved_twice(r: RouterModel, f: int, pick: Var, name: str) -> list[Var]:
     """Where the continuation enters f, then leaves the treasure field into f with the pair,
     freeing f (``pick``) saves two cards: [the literal of that], else []."""
-    if f not in router.cont_twice:
+    if f not in r.cont_twice:
         return []
-    both = router.m.NewBoolVar(f"{name}2_{f}")
-    router.m.Add(both <= pick)
-    router.m.Add(both <= router.cont_twice[f])
+    both = r.m.NewBoolVar(f"{name}2_{f}")
+    r.m.Add(both <= pick)
+    r.m.Add(both <= r.cont_twice[f])
     return [both]
 
 
-def _off(m, y, g: int, ins: dict, outs: dict) -> None:
+def _off(m: cp_model.CpModel, y: Var, g: int, ins: dict[int, list[Var]],
+         outs: dict[int, Var]) -> None:
     """A token's source g (chosen by y) is off the continuation: not entered by a step (at
     most one does), nor by the pair's way out of the treasure field."""
     m.Add(y + sum(ins[g]) <= 1)
@@ -515,19 +520,19 @@ def _off(m, y, g: int, ins: dict, outs: dict) -> None:
         m.Add(y + outs[g] <= 1)
 
 
-def strict_sources(router: RouterModel) -> None:
+def strict_sources(r: RouterModel) -> None:
     """Every joker names its partner field: unoccupied, never entered by the route, not the
     start, each partner used once (see the module text)."""
-    m = router.m
-    entered = router.layers[0].ents
-    taken = set(router.dragons) | set(router.lone) | set(router.pairs) | {router.start}
+    m = r.m
+    entered = r.layers[0].ents
+    taken = set(r.dragons) | set(r.lone) | set(r.pairs) | {r.start}
     used_as_source = defaultdict(list)
     far = []  # sources not beside their field: each needs a Tosende Elemente
-    L = router.layers[0]
+    L = r.layers[0]
     jokers = [(f, kind, x) for (f, kind), x in L.paid_items() if kind in JOKERS]
     for f, kind, x in jokers:
         options = []
-        for g, ok in _candidates(router, f, kind):
+        for g, ok in _candidates(r, f, kind):
             if g in taken:
                 continue
             y = m.NewBoolVar(f"src_{f}_{kind}_{g}_{len(options)}")
@@ -536,10 +541,10 @@ def strict_sources(router: RouterModel) -> None:
                 m.Add(y + sum(entered[g]) <= 1)
             used_as_source[g].append(y)
             options.append(y)
-            if g not in router.isl.adj[f]:
+            if g not in r.isl.adj[f]:
                 far.append(y)
         m.Add(sum(options) == x)
     for ys in used_as_source.values():
         m.Add(sum(ys) <= 1)
     if far:
-        m.Add(sum(far) <= router.count["swap-any"])
+        m.Add(sum(far) <= r.count["swap-any"])

@@ -14,11 +14,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from solver.dragon.cards import parse_card
 from solver.dragon.move import Move
 from solver.dragon.router.facts import Facts
 from solver.dragon.rulebook import swap_reach
+
+if TYPE_CHECKING:
+    from solver.dragon.board import Island
+    from solver.dragon.rules import Rules
 
 
 def repair(facts: Facts, plan: list[Move], tokens: int, continuation: list[int],
@@ -128,8 +133,9 @@ def repair(facts: Facts, plan: list[Move], tokens: int, continuation: list[int],
     return out
 
 
-def _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted, taken,
-           keep: set[int] = frozenset()) -> list | None:
+def _bring(isl: Island, model: Rules, swap_cards: list[str], payer: str | None, target: int,
+           pos: int, tiles: list[str], wanted: set[str], taken: set[int],
+           keep: set[int] = frozenset()) -> list[Move] | None:
     """The swaps (one, or two chained) bringing a wanted tile onto ``target``, made on
     ``tiles`` and taken from ``swap_cards``; None when there are none. The relaxation pools
     its swap cards: any card left that can make the swap will do. A partner outside ``keep``
@@ -153,8 +159,9 @@ def _bring(isl, model, swap_cards, payer, target, pos, tiles, wanted, taken,
     return [_swap(isl, first, pos, g, h, tiles), _swap(isl, last, pos, target, partner, tiles)]
 
 
-def _end_swaps(isl, model, own, out, tokens, entries: Counter, swap_cards, pos, tiles,
-               taken) -> None:
+def _end_swaps(isl: Island, model: Rules, own: str, out: list[Move], tokens: int,
+               entries: Counter, swap_cards: list[str], pos: int, tiles: list[str],
+               taken: set[int]) -> None:
     """Append swaps freeing paid fields of the continuation (``entries``: how often it enters
     each field; the turn is over, so only the own terrain is free there) until they save
     ``tokens`` payments; a field the continuation enters twice (in, and out with the pair)
@@ -185,7 +192,8 @@ def _end_swaps(isl, model, own, out, tokens, entries: Counter, swap_cards, pos, 
             return
 
 
-def _partner(isl, model, card_name, target, pos, tiles, free_terrains, taken) -> int | None:
+def _partner(isl: Island, model: Rules, card_name: str, target: int, pos: int,
+             tiles: list[str], free_terrains: set[str], taken: set[int]) -> int | None:
     """A field holding a free tile that the card can swap with ``target``."""
     for g in _reach(isl, model, card_name, target):
         if g in (target, pos) or g in taken or tiles[g] not in free_terrains:
@@ -196,7 +204,9 @@ def _partner(isl, model, card_name, target, pos, tiles, free_terrains, taken) ->
     return None
 
 
-def _chain(isl, model, swap_cards, target, pos, tiles, wanted, taken):
+def _chain(isl: Island, model: Rules, swap_cards: list[str], target: int, pos: int,
+           tiles: list[str], wanted: set[str],
+           taken: set[int]) -> tuple[tuple[str, int, int], tuple[str, int]] | None:
     """Two swap cards bringing a wanted tile onto ``target`` by way of a field g beside it:
     ((first card, g, h), (last card, g)), or None."""
     for last in dict.fromkeys(swap_cards):
@@ -212,7 +222,8 @@ def _chain(isl, model, swap_cards, target, pos, tiles, wanted, taken):
     return None
 
 
-def _walk_tile(isl, model, swap_cards, target, pos, tiles, wanted, taken) -> list | None:
+def _walk_tile(isl: Island, model: Rules, swap_cards: list[str], target: int, pos: int,
+               tiles: list[str], wanted: set[str], taken: set[int]) -> list[Move] | None:
     """Three or more swaps of neighbours walking the nearest wanted tile to ``target`` along
     fields the route leaves alone (the tiles on the way shift back by one), or None."""
     adjacent = [c for c in swap_cards if parse_card(c, model).does("swap-adjacent", model)]
@@ -243,27 +254,27 @@ def _walk_tile(isl, model, swap_cards, target, pos, tiles, wanted, taken) -> lis
     return None
 
 
-def _reach(isl, model, card_name, target) -> list[int]:
+def _reach(isl: Island, model: Rules, card_name: str, target: int) -> list[int]:
     """Fields the card can swap with ``target``."""
     return swap_reach(isl, parse_card(card_name, model).does("swap-any", model), target)
 
 
-def _swap(isl, card, pos, f, g, tiles) -> Move:
+def _swap(isl: Island, card: str, pos: int, f: int, g: int, tiles: list[str]) -> Move:
     tiles[f], tiles[g] = tiles[g], tiles[f]
     ends = tuple(isl.names[v] for v in sorted((f, g)))
     return Move("swap", isl.names[pos], card, swap=ends)
 
 
-def _taken(isl, hunters: dict, dragons: set, pos: int) -> set[int]:
+def _taken(isl: Island, hunters: dict, dragons: set, pos: int) -> set[int]:
     return {v for v in hunters.values() if isl.is_field(v)} | set(dragons) | {pos}
 
 
-def _nodes(isl, entry: Move) -> set[int]:
+def _nodes(isl: Island, entry: Move) -> set[int]:
     """The fields a plan entry uses."""
     return {isl.node(name) for name in (entry.to, entry.over, entry.place, entry.dragon) if name}
 
 
-def _joker_field(isl, entry: Move, swap_names: set[str]) -> set[int]:
+def _joker_field(isl: Island, entry: Move, swap_names: set[str]) -> set[int]:
     """The field a relaxed entry pays for with a swap card, if any."""
     if entry.enters() and entry.payer() in swap_names:
         return {isl.node(entry.to)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from solver.dragon.move import Move
 from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
@@ -155,7 +156,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     return result
 
 
-def _started(q: RouteQuery, prev, say: Callable[[str], None]):
+def _started(q: RouteQuery, prev: CpRouter,
+             say: Callable[[str], None]) -> tuple[RouteResult, _Incumbent] | None:
     """The just-in-time search's route (``primal``) and its weight, when it beats ``prev``:
     a real route, the bar for every round (as a completed proposal is); else None."""
     say("a route with swaps played just in time")
@@ -188,7 +190,7 @@ def _completed(q: RouteQuery, k: int, plan: list[Move], lower: int, workers: int
     return None
 
 
-def _stage_model(q: RouteQuery, stage, k: int, built: dict,
+def _stage_model(q: RouteQuery, stage: bool | str, k: int, built: dict,
                  solved: list[CpRouter]) -> tuple[CpRouter, bool]:
     """Round ``k``'s model of a stage (plain relaxation False, proposal "strict", named
     relaxation True) and whether it was built before: the models of two rounds differ only in
@@ -209,7 +211,7 @@ def _stage_model(q: RouteQuery, stage, k: int, built: dict,
     return router, False
 
 
-def _attempt(router: CpRouter, *args, **kwargs) -> RouteResult | None:
+def _attempt(router: CpRouter, *args: Any, **kwargs: Any) -> RouteResult | None:
     """``router.solve(...)``, or None when the work limit passed before any solution."""
     try:
         return router.solve(*args, **kwargs)

@@ -43,46 +43,46 @@ from solver.dragon.router.relax import continuation_entries, saved_twice, turn_e
 
 if TYPE_CHECKING:
     from solver.dragon.router.facts import Facts
-    from solver.dragon.router.variables import RouterModel
+    from solver.dragon.router.variables import Choice, Expr, RouterModel, Var
 
 ANY_TILE = "any-tile"  # a relaxed payment: a card for the tile that replaced a free one
 
 
-def travels(router: Facts) -> bool:
+def travels(r: Facts) -> bool:
     """Does the refinement apply (three or more swap cards, none with another action)?"""
-    n = router.swap_cards()
-    return n >= 3 and router.count["swap-adjacent"] + router.count["swap-any"] == n
+    n = r.swap_cards()
+    return n >= 3 and r.count["swap-adjacent"] + r.count["swap-any"] == n
 
 
-def _vacated(router, f: int):
+def _vacated(r: RouterModel, f: int) -> Choice | Expr | None:
     """Can f be swapped: 1 (nobody stays on it), the literals sending away whoever stands
     there (a dragon or another hunter), or None (they stay for the whole turn)."""
-    if f in router.dragons:
-        return router.patrol_moves.get(f)
-    if f in router.lone:
-        return router.fright_lone.get(f)
-    if f in router.pairs:
-        ways = [d[f] for d in (router.fright_pair, router.raid) if f in d]
+    if f in r.dragons:
+        return r.patrol_moves.get(f)
+    if f in r.lone:
+        return r.fright_lone.get(f)
+    if f in r.pairs:
+        ways = [d[f] for d in (r.fright_pair, r.raid) if f in d]
         return sum(ways) if ways else None
     return 1
 
 
-def token_travel(router: RouterModel) -> None:
+def token_travel(r: RouterModel) -> None:
     """Add the travel constraints (see the module text) to a relaxed router's model."""
-    t = _Travel(router)
-    L = router.layers[0]
+    t = _Travel(r)
+    L = r.layers[0]
     jokers = {}  # phase -> field -> the free-tile joker payment of an entry ("in") or of
     # the pair leaving the treasure field ("out", the turn's last move)
     for phase, paid in (("in", L.epaid), ("out", L.lpaid)):
         jokers[phase] = {f: x for (f, kind), x in paid.items() if kind == "swap"}
         for f, x in sorted(jokers[phase].items()):
             t.need(f, phase, [x])
-    for f, pick in sorted(_continuation_tokens(router).items()):
+    for f, pick in sorted(_continuation_tokens(r).items()):
         t.need(f, "end", [pick])
     refills = {}  # own tile's origin on the continuation -> "another token is there at the end"
     for o in t.origins:
-        if router.cont.ins[o] and router.tiles0[o] == router.own:
-            refills[o] = router.m.NewBoolVar(f"refill_{o}")
+        if r.cont.ins[o] and r.tiles0[o] == r.own:
+            refills[o] = r.m.NewBoolVar(f"refill_{o}")
             t.need(o, "end", [refills[o]])
     t.count_moves()
     t.one_place_at_the_end()
@@ -92,19 +92,19 @@ def token_travel(router: RouterModel) -> None:
     t.origins_on_the_continuation(refills)
 
 
-def _continuation_tokens(router) -> dict:
+def _continuation_tokens(r: RouterModel) -> dict[int, Var]:
     """For each paid field of the continuation, the literal "a token frees it at the end of
     the turn"; the relaxation's continuation tokens are at most their number (a field the
     continuation enters twice, in and out with the pair, counts twice)."""
-    m = router.m
+    m = r.m
     picks, twice = {}, []
-    for f, entries in continuation_entries(router).items():
-        if not entries or router.tiles0[f] == router.own:
+    for f, entries in continuation_entries(r).items():
+        if not entries or r.tiles0[f] == r.own:
             continue
         pick = picks[f] = m.NewBoolVar(f"end_token_{f}")
         m.Add(pick <= sum(entries))
-        twice += saved_twice(router, f, pick, "end_token")
-    m.Add(router.tokens <= sum(picks.values()) + sum(twice))
+        twice += saved_twice(r, f, pick, "end_token")
+    m.Add(r.tokens <= sum(picks.values()) + sum(twice))
     return picks
 
 
@@ -114,22 +114,22 @@ class _Travel:
     with its literal: "in" where the hunter enters on it, "out" where the pair leaving the
     treasure field steps on it, "end" where it stands at the end of the turn."""
 
-    def __init__(self, router) -> None:
-        self.router, self.m, self.isl = router, router.m, router.isl
-        self.vacated = {f: _vacated(router, f) for f in self.isl.fields}
+    def __init__(self, r: RouterModel) -> None:
+        self.r, self.m, self.isl = r, r.m, r.isl
+        self.vacated = {f: _vacated(r, f) for f in self.isl.fields}
         self.ok = {f for f, cond in self.vacated.items() if cond is not None}
         self.graph = nx.Graph()  # the fields a token can pass
         self.graph.add_nodes_from(self.ok)
         self.graph.add_edges_from((f, g) for f in self.ok for g in self.isl.adj[f] if g in self.ok)
-        L = router.layers[0]
+        L = r.layers[0]
         self.moves = [((u, v), x) for (u, v), x in L.steps.items()]
         self.moves += [((u, v), x) for (u, _b, v), x in L.flights.items()]
-        self.ended = turn_ends(router)
-        self.budget = router.swap_cards()
-        self.n_any = router.count["swap-any"]
-        own, long_journey = router.own, router.long_journey
-        self.origins = {o: 1 if router.tiles0[o] == own else long_journey[router.tiles0[o]]
-                        for o in sorted(self.ok) if router.origin(o)}
+        self.ended = turn_ends(r)
+        self.budget = r.swap_cards()
+        self.n_any = r.count["swap-any"]
+        own, long_journey = r.own, r.long_journey
+        self.origins = {o: 1 if r.tiles0[o] == own else long_journey[r.tiles0[o]]
+                        for o in sorted(self.ok) if r.origin(o)}
         self._apart: dict[int, dict] = {}
         self.dist = {o: self.apart(o) for o in self.origins}
         self.travel = {o: self.m.NewIntVar(0, self.budget, f"travel_{o}")
@@ -167,7 +167,7 @@ class _Travel:
         """Each swap moves at most one token: the travel, and one jump per teleported token,
         take at most the swap cards played. After its jump a token is at each further field
         by a move of its own (with one Tosende Elemente in hand, d(a, b) between a and b)."""
-        m, router = self.m, self.router
+        m, r = self.m, self.r
         moves = list(self.travel.values())
         for j in range(self.n_any):
             places = self.places["te", j]
@@ -197,8 +197,8 @@ class _Travel:
                         elif need > 1:
                             m.Add(after >= need * (za + zb - 1))
             moves += [used, after]
-        played = sum(x for (k, key), x in router.use.items()
-                     if k in router.swap_kinds and key in ("credit", "waste"))
+        played = sum(x for (k, key), x in r.use.items()
+                     if k in r.swap_kinds and key in ("credit", "waste"))
         m.Add(sum(moves) <= played)
 
     def one_place_at_the_end(self) -> None:
@@ -249,8 +249,8 @@ class _Travel:
         2 d(o, f) at least). Entered on another token, o is a joker of its own; entered on the
         tile that replaced the token, a card pays (``ANY_TILE``). A token the hunter enters o
         on leaves o only after the hunter: never, if the turn ends there."""
-        m, router = self.m, self.router
-        L = router.layers[0]
+        m, r = self.m, self.r
+        L = r.layers[0]
         order = self.positions()
         straight = defaultdict(list)
         for arc, x in self.moves:
@@ -258,7 +258,7 @@ class _Travel:
         ends = self.ended
         for o in self.origins:
             free = L.efree.get(o)
-            if free is None or o == router.start:
+            if free is None or o == r.start:
                 continue
             for (f, phase), y in self.places["origin", o].items():
                 if phase == "end":
@@ -279,7 +279,7 @@ class _Travel:
         m = self.m
         n = len(self.isl.names)
         order = {v: m.NewIntVar(0, n, f"pos_{v}") for v in range(n)}
-        m.Add(order[self.router.start] == 0)
+        m.Add(order[self.r.start] == 0)
         for (u, v), x in self.moves:
             m.Add(order[v] >= order[u] + 1).OnlyEnforceIf(x)
         return order
@@ -289,7 +289,7 @@ class _Travel:
         the token came back (travel 2 d(o, f) at least for each joker f it was at; not from
         its place at the end) or another token came: else the continuation, passing o, pays
         there. (The continuation pays for Weite Reise's terrain anyway.)"""
-        m, router = self.m, self.router
+        m, r = self.m, self.r
         charged = []
         for o, refill in refills.items():
             places = self.places["origin", o]
@@ -304,6 +304,6 @@ class _Travel:
                 else:
                     m.Add(self.travel[o] >= 2 * self.dist[o][f]).OnlyEnforceIf([back, y])
             charge = m.NewBoolVar(f"charge_{o}")
-            m.Add(charge + back + refill >= gone + sum(router.cont.ins[o]) - 1)
+            m.Add(charge + back + refill >= gone + sum(r.cont.ins[o]) - 1)
             charged.append(charge)
-        router.charge_remaining(sum(charged))
+        r.charge_remaining(sum(charged))
