@@ -18,7 +18,7 @@ from solver.dragon.position import opening
 from solver.dragon.randgen import random_hand, random_position
 from solver.dragon.route import RouteQuery
 from solver.dragon.route_search import search_route
-from solver.dragon.rulebook import IllegalMove, Turn, dragon_sites, entry_cost, may_swap
+from solver.dragon.rulebook import DONE, IllegalMove, Turn, dragon_sites, entry_cost, may_swap
 from solver.errors import InputError
 
 
@@ -90,8 +90,10 @@ def test_a_malformed_move_is_one_line_error(data, message):
 
 def test_every_searched_plan_plays_through_the_rulebook(island):
     """The search's plans are lists of the rulebook's moves: they play back to the same
-    cards, and the position after the turn obeys every rule of a position."""
+    cards, a route that reaches the goal ends on it (not a free step short of it), and the
+    position after the turn obeys every rule of a position."""
     rng = random.Random(11)
+    reached = 0
     for _ in range(15):
         pos, mover = random_position(island, rng)
         hand = [c for c in random_hand(rng, 5)
@@ -103,10 +105,13 @@ def test_every_searched_plan_plays_through_the_rulebook(island):
         if st is None:
             continue
         assert spent == plan_cards(result.plan) == result.cards_used
+        assert (st.mode == DONE) == result.reachable
+        reached += result.reachable
         after, _ = t.position(st, rng.sample(dragon_sites(island, st.dragons), st.dragons_off)
                               if st.dragons_off else ())
         assert sorted(after.tiles) == sorted(pos.tiles)
         assert set(after.hunters) == set(pos.hunters)
+    assert reached > 0
 
 
 def test_entry_and_swap_rules(island):

@@ -91,8 +91,8 @@ class TurnSearch(Turn):
             if max_states is not None and taken > max_states:
                 cut = True
                 break
-            if st.mode == DONE:
-                if best_end is None or (0, c) < best_end[0]:
+            if st.mode == DONE:  # on a tie it beats a state a free step short of the goal
+                if best_end is None or (0, c) <= best_end[0]:
                     best_end = ((0, c), st)
                 if self.by_cards:
                     break  # taken in order of cards: the first goal state is the best
