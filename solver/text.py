@@ -33,6 +33,12 @@ def table(headers: Sequence[str] | None, rows: Sequence[Sequence[object]], align
     return "\n".join([*map(fmt, cells[:len(head)]), *under, *map(fmt, cells[len(head):])]) + "\n"
 
 
+def markdown_lines(headers: Sequence[str], rows: Sequence[Sequence[object]],
+                   align: str) -> list[str]:
+    """:func:`table` in Markdown, as lines, for a report built as a list of lines."""
+    return table(headers, rows, align, markdown=True).splitlines()
+
+
 def distinguishing_digits(values: list[float], least: int, most: int) -> int:
     """The fewest decimals (from ``least`` up to ``most``) at which values that differ (by
     more than 1e-9) also print differently, so a table tells its options apart."""

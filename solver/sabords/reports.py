@@ -22,6 +22,7 @@ from solver.sabords.rules import PROMO_CARDS, STANDARD_CARDS, Rules, load_rules
 from solver.sabords.turn.certify import action_text, check_certificate
 from solver.sabords.turn.solve import TurnSolution, solve_turn, turn_points_distribution
 from solver.sabords.verifier import readings_of
+from solver.text import markdown_lines
 
 POINTS = Objective("points")
 OBJECTIVES = (Objective("points"), Objective("margin"), Objective("reach", 1000),
@@ -78,26 +79,23 @@ def cards_markdown(rows: list[dict], rules: Rules) -> str:
         "Points columns use the points-optimal policy; P(bust) counts every turn that ends "
         "with three skulls (or four on the first roll under a Sea Battle card).",
         "",
-        "| card | in deck | expected points | P(bust) | P(Island) | P(full chest) | Q1 | median "
-        "| Q3 | margin | P(>=1000) | P(>=2000) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *markdown_lines(
+            ["card", "in deck", "expected points", "P(bust)", "P(Island)", "P(full chest)",
+             "Q1", "median", "Q3", "margin", "P(>=1000)", "P(>=2000)"],
+            [[r["card"], standard.get(r["card"], promo.get(r["card"], 0)),
+              f"{r['expected']:.2f}", f"{r['bust']:.4f}", f"{r['island']:.4f}",
+              f"{r['chest']:.4f}", r["q1"], r["median"], r["q3"], f"{r['margin']:.2f}",
+              f"{r['reach:1000']:.4f}", f"{r['reach:2000']:.4f}"] for r in rows],
+            "l" + "r" * 11),
     ]
-    for r in rows:
-        count = standard.get(r["card"], promo.get(r["card"], 0))
-        lines.append(
-            f"| {r['card']} | {count} | {r['expected']:.2f} | {r['bust']:.4f} | "
-            f"{r['island']:.4f} | {r['chest']:.4f} | {r['q1']} | {r['median']} | {r['q3']} | "
-            f"{r['margin']:.2f} | {r['reach:1000']:.4f} | {r['reach:2000']:.4f} |"
-        )
-    lines += ["", "## Deck-weighted turn", "",
-              "| deck | cards | expected points | P(bust) | margin | P(>=1000) |",
-              "|---|---:|---:|---:|---:|---:|"]
-    for name, deck in (("standard (35 cards)", standard), ("with the promo cards", promo)):
-        lines.append(
-            f"| {name} | {sum(deck.values())} | {deck_average(rows, deck, 'expected'):.2f} | "
-            f"{deck_average(rows, deck, 'bust'):.4f} | {deck_average(rows, deck, 'margin'):.2f}"
-            f" | {deck_average(rows, deck, 'reach:1000'):.4f} |"
-        )
+    lines += ["", "## Deck-weighted turn", ""]
+    lines += markdown_lines(
+        ["deck", "cards", "expected points", "P(bust)", "margin", "P(>=1000)"],
+        [[name, sum(deck.values()), f"{deck_average(rows, deck, 'expected'):.2f}",
+          f"{deck_average(rows, deck, 'bust'):.4f}", f"{deck_average(rows, deck, 'margin'):.2f}",
+          f"{deck_average(rows, deck, 'reach:1000'):.4f}"]
+         for name, deck in (("standard (35 cards)", standard), ("with the promo cards", promo))],
+        "lrrrrr")
     lines += ["", "Card counts: research.md (two public implementations agree; 35 cards as the "
               "French rulebook says). The promo cards' count (one each) is an assumption."]
     return "\n".join(lines) + "\n"
@@ -122,13 +120,12 @@ def first_roll_markdown(rules: Rules, top: int = 25) -> str:
         f"The {top} most likely first rolls (each a multiset of the eight dice) and the "
         "points-optimal action under each card: `stop`, or the dice to reroll.",
         "",
-        "| roll | P(roll) | " + " | ".join(STANDARD_CARDS) + " |",
-        "|---|---:|" + "---|" * len(STANDARD_CARDS),
+        *markdown_lines(
+            ["roll", "P(roll)", *STANDARD_CARDS],
+            [[format_dice(space.counts[space.full[pos]], rules), f"{weights[pos] / total:.5f}",
+              *(_first_roll_action(sols[c], pos) for c in STANDARD_CARDS)] for pos in order],
+            "lr" + "l" * len(STANDARD_CARDS)),
     ]
-    for pos in order:
-        cells = [_first_roll_action(sols[c], pos) for c in STANDARD_CARDS]
-        dice = format_dice(space.counts[space.full[pos]], rules)
-        lines.append(f"| {dice} | {weights[pos] / total:.5f} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -30,6 +30,8 @@ from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.solved import load_game, read_proof, with_play
 from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.rules import load_rules
+from solver.text import markdown_lines
+from solver.text import table as text_table
 
 TARGET, OTHER_TARGETS = 6000, (5000, 8000)
 READINGS = ("endgame-new-final-round", "ties-extra-round", "nine-as-set", "score-floor-zero",
@@ -139,19 +141,22 @@ def _decision_grid(table: GameTable, card: str, dice: str) -> tuple[list[str], i
     maximising points would choose otherwise). Returns the lines, the cells and the cells
     that differ."""
     grid = _grid(table.spec.target)
-    lines = ["me \\ opp " + " ".join(f"{b:>4}" for b in grid)]
+    rows = []
     differ = 0
     for me in reversed(grid):
-        cells = []
+        cells: list[object] = [me]
         for opp in grid:
             advice = game_hold(table, card, me, opp, "normal", dice)
             mark = "s" if advice["best"]["action"] == "stop" else "r"
             if advice["points_differs"]:
                 mark = mark.upper()
                 differ += 1
-            cells.append(f"{mark:>4}")
-        lines.append(f"{me:>9} " + " ".join(cells))
-    return lines, len(grid) ** 2, differ
+            cells.append(mark)
+        rows.append(cells)
+    column = len(str(grid[-1]))  # every score's column as wide as the widest score
+    lines = text_table(["me \\ opp", *grid], rows, "r" * (len(grid) + 1), rule=False,
+                       widths=(0, *[column] * len(grid)))
+    return lines.splitlines(), len(grid) ** 2, differ
 
 
 def _largest_bound(bound: dict) -> float:
@@ -319,17 +324,16 @@ def _markdown(s: dict, grids: dict, table: bool = False) -> str:
         "",
         "## Headline",
         "",
-        "| target | P(first player wins), optimal play | both play for points | optimal vs "
-        "points, first seat | second seat | gain from reading the scoreboard |",
-        "|---:|---:|---:|---:|---:|---:|",
-    ]
-    for target in sorted(h, key=int):
-        x = h[target]
-        v = x["optimal_vs_points"]
-        lines.append(f"| {target} | {_fmt(x['first_player_wins'])} | "
-                     f"{_fmt(x['points_play']['first_player_wins'])} | {_fmt(v['a_first'])} | "
-                     f"{_fmt(v['a_second'])} | {x['gain'] * 100:+.3f} points of P(win) |")
-    lines += [
+        *markdown_lines(["target", "P(first player wins), optimal play", "both play for points",
+                    "optimal vs points, first seat", "second seat",
+                    "gain from reading the scoreboard"],
+                   [[target, _fmt(x["first_player_wins"]),
+                     _fmt(x["points_play"]["first_player_wins"]),
+                     _fmt(x["optimal_vs_points"]["a_first"]),
+                     _fmt(x["optimal_vs_points"]["a_second"]),
+                     f"{x['gain'] * 100:+.3f} points of P(win)"]
+                    for target, x in sorted(h.items(), key=lambda item: int(item[0]))],
+                   "rrrrrr"),
         "",
         "*Gain*: how much more often than 1/2 an optimal player beats a player who maximises "
         "each turn's expected points on every turn (the last one included), both seats "
@@ -354,14 +358,10 @@ def _markdown(s: dict, grids: dict, table: bool = False) -> str:
         "Each rule is a way of playing, played against the exact policy in both seats; the "
         "loss is how much less often than 1/2 it wins (P(win), exact).",
         "",
-        "| rule | where it departs from the exact policy | P(win) against exact play | "
-        "loss |",
-        "|---|---|---:|---:|",
-    ]
-    for t in s["rules_of_thumb"]:
-        lines.append(f"| {t['rule']} | {t['differs_from_exact']} | "
-                     f"{_fmt(t['p_win_vs_exact'])} | {t['loss']:.6f} |")
-    lines += [
+        *markdown_lines(["rule", "where it departs from the exact policy",
+                    "P(win) against exact play", "loss"],
+                   [[t["rule"], t["differs_from_exact"], _fmt(t["p_win_vs_exact"]),
+                     f"{t['loss']:.6f}"] for t in s["rules_of_thumb"]], "llrr"),
         "",
         f"## Every game-level reading, measured (target {s['target']})",
         "",
@@ -375,18 +375,18 @@ def _markdown(s: dict, grids: dict, table: bool = False) -> str:
         "game's race phase (after a drop below the target, the first to end a turn at or "
         "above it wins at once) is that game, read at 0 to 0.",
         "",
-        "| reading | P(first player wins) | change | decisions changed | largest cost | "
-        "cost at 0 to 0 |",
-        "|---|---:|---:|---:|---:|---:|",
     ]
+    reading_rows = []
     for name, r in s["readings"].items():
         if r["decisions_changed"] is None:
             changed = cost = opening = "-"
         else:
             changed = f"{r['decisions_changed']:,} of {r['decisions_total']:,}"
             cost, opening = f"{r['largest_cost']:.2e}", f"{r['cost_at_opening']:.2e}"
-        lines.append(f"| `{name}` | {_fmt(r['first_player_wins'], 9)} | "
-                     f"{r['delta']:+.2e} | {changed} | {cost} | {opening} |")
+        reading_rows.append([f"`{name}`", _fmt(r["first_player_wins"], 9),
+                             f"{r['delta']:+.2e}", changed, cost, opening])
+    lines += markdown_lines(["reading", "P(first player wins)", "change", "decisions changed",
+                        "largest cost", "cost at 0 to 0"], reading_rows, "lrrrrr")
     b = s["lowest_score_bound"]
     rows = [(target, b["targets"][target]) for target in sorted(b["targets"], key=int)]
     rows += [(f"{s['target']}, `{name}`", x) for name, x in b["readings"].items()]
@@ -404,13 +404,10 @@ def _markdown(s: dict, grids: dict, table: bool = False) -> str:
         "scores at least 0 is within that bound of the value of the table's play in the real "
         "game. The bounds, largest over every such position:",
         "",
-        "| table | from 0 to 0 | normal play | the last turn | sudden death |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    for name, x in rows:
-        lines.append(f"| {name} | {x['opening']:.2e} | {x['normal']:.2e} | "
-                     f"{x['last']:.2e} | {x['sudden-death']:.2e} |")
-    lines += [
+        *markdown_lines(["table", "from 0 to 0", "normal play", "the last turn", "sudden death"],
+                   [[name, *(f"{x[k]:.2e}" for k in ("opening", "normal", "last",
+                                                      "sudden-death"))] for name, x in rows],
+                   "lrrrr"),
         "",
         ("Every bound is below 1e-9." if worst < 1e-9 else
          f"**Not every bound is below 1e-9** (largest {worst:.2e}): a lower lowest score "
@@ -422,11 +419,10 @@ def _markdown(s: dict, grids: dict, table: bool = False) -> str:
         f"Nearer the lowest score the bound grows. From positions with both scores at least "
         f"these (target {s['target']}, default readings; largest over every phase):",
         "",
-        "| both scores at least | bound |",
-        "|---:|---:|",
     ]
     profile = b["targets"][str(s["target"])]["from_scores"]
-    lines += [f"| {int(points)} | {x:.2e} |" for points, x in profile.items()]
+    lines += markdown_lines(["both scores at least", "bound"],
+                       [[int(points), f"{x:.2e}"] for points, x in profile.items()], "rr")
     covered = [int(points) for points, x in profile.items() if x < 1e-9]
     lines += [
         "",
@@ -442,13 +438,12 @@ def _markdown(s: dict, grids: dict, table: bool = False) -> str:
         f"{d['games']:,} seeded games per row, both players using the solved policy, each "
         "turn's outcome drawn from that policy's distribution for the card and state.",
         "",
-        "| cards drawn | P(first player wins) | standard error |",
-        "|---|---:|---:|",
-        f"| exact (independent draws) | {_fmt(d['exact'])} | - |",
-        f"| simulated, independent draws | {_fmt(d['independent'])} | "
-        f"{d['independent_se']:.6f} |",
-        f"| simulated, one shuffled 35-card pile, reshuffled when empty | "
-        f"{_fmt(d['real_deck'])} | {d['real_deck_se']:.6f} |",
+        *markdown_lines(["cards drawn", "P(first player wins)", "standard error"],
+                   [["exact (independent draws)", _fmt(d["exact"]), "-"],
+                    ["simulated, independent draws", _fmt(d["independent"]),
+                     f"{d['independent_se']:.6f}"],
+                    ["simulated, one shuffled 35-card pile, reshuffled when empty",
+                     _fmt(d["real_deck"]), f"{d['real_deck_se']:.6f}"]], "lrr"),
         "",
         f"The real deck moves P(first player wins) by {d['difference']:+.5f} "
         f"(standard error {d['real_deck_se']:.5f}, so "

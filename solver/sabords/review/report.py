@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from solver.text import markdown_lines
+
 SEED = 38  # the example game's seed
 BLUNDER = 0.15  # each decision a random option with this probability (else the best)
 PLAYERS = ("Anne", "Bruno")
@@ -45,8 +47,8 @@ def write_review_example(out: Path, table_source=None) -> dict:
 
 
 def _readme(doc: dict) -> str:
-    rows = [f"| {r['player']} | {r['start']:.4f} | {r['luck']:+.4f} | {r['error']:.4f} | "
-            f"{r['decisions']} | {r['rating']} | {r['result']:g} |" for r in doc["summary"]]
+    rows = [[r["player"], f"{r['start']:.4f}", f"{r['luck']:+.4f}", f"{r['error']:.4f}",
+             r["decisions"], r["rating"], f"{r['result']:g}"] for r in doc["summary"]]
     return "\n".join([
         "# An example game review (Mille Sabords, two players)",
         "",
@@ -62,9 +64,8 @@ def _readme(doc: dict) -> str:
         "- [review.png](review.png): `--plot review.png`, each player's P(win) through the "
         "game",
         "",
-        "| player | P(win) at the start | luck | error | decisions | rating | result |",
-        "|---|---:|---:|---:|---:|---|---:|",
-        *rows,
+        *markdown_lines(["player", "P(win) at the start", "luck", "error", "decisions",
+                         "rating", "result"], rows, "lrrrrlr"),
         "",
         "![P(win) through the game](review.png)",
         "",

@@ -39,6 +39,7 @@ from solver.sabords.game.table.spread import table_spread
 from solver.sabords.game.table.states import NORMAL, TableSpec
 from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.rules import load_rules
+from solver.text import markdown_lines
 
 SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # 36,678 states, pure
 RULE_GAMES, RULE_SEED = 120_000, 2026  # standard error below 0.002 a seat and a gain
@@ -212,18 +213,17 @@ def table_section(s: dict) -> str:
         "",
         "### Each seat's P(win) from the opening",
         "",
-        "| players | target | how | optimal (or rule) | points play |",
-        "|---:|---:|---|---|---|",
-        f"| 2 | {two['target']} | exact | {_seats(two['seat_wins'])} | "
-        f"{_seats(two['points_play'])} |",
-        f"| 3 | {ex['target']} (floor 0) | exact, regret {ex['regret']:.1e} | "
-        f"{_seats(ex['seat_wins'])} | {_seats(ex['points_play'])} |",
     ]
-    for players, t in sorted(rule["at_table"].items()):
-        lines.append(
-            f"| {players} | {two['target']} | rule `{rule['name']}`, {t['games']:,} simulated "
-            f"games | {_seats(t['everyone_rule']['seat_wins'])} | "
-            f"{_seats(t['points_play']['seat_wins'])} |")
+    seat_rows = [[2, two["target"], "exact", _seats(two["seat_wins"]),
+                  _seats(two["points_play"])],
+                 [3, f"{ex['target']} (floor 0)", f"exact, regret {ex['regret']:.1e}",
+                  _seats(ex["seat_wins"]), _seats(ex["points_play"])]]
+    seat_rows += [[players, two["target"],
+                   f"rule `{rule['name']}`, {t['games']:,} simulated games",
+                   _seats(t["everyone_rule"]["seat_wins"]), _seats(t["points_play"]["seat_wins"])]
+                  for players, t in sorted(rule["at_table"].items())]
+    lines += markdown_lines(["players", "target", "how", "optimal (or rule)", "points play"],
+                            seat_rows, "rrlll")
     lines += [
         "",
         f"The exact three-player table: {ex['steps']} policy-iteration steps at most in a "
@@ -245,14 +245,13 @@ def table_section(s: dict) -> str:
         "Each reading solved as its own table, to the same certificate; the change is from "
         "the default's seats above.",
         "",
-        "| reading | states | seats' P(win) | change | regret |",
-        "|---|---:|---|---|---:|",
     ]
-    for name, r in s.get("three_player_readings", {}).items():
-        pure = "" if r["converged"] else " (not settled)"
-        lines.append(f"| `{name}` | {r['states']:,} | {_seats(r['seat_wins'])} | "
-                     + " / ".join(f"{d:+.4f}" for d in r["delta"])
-                     + f" | {r['regret']:.1e}{pure} |")
+    lines += markdown_lines(
+        ["reading", "states", "seats' P(win)", "change", "regret"],
+        [[f"`{name}`", f"{r['states']:,}", _seats(r["seat_wins"]),
+          " / ".join(f"{d:+.4f}" for d in r["delta"]),
+          f"{r['regret']:.1e}" + ("" if r["converged"] else " (not settled)")]
+         for name, r in s.get("three_player_readings", {}).items()], "lrllr")
     lines += [
         "",
         f"### `{PLAY_ON}`: when the trigger player drops while another is above the target",
@@ -265,13 +264,12 @@ def table_section(s: dict) -> str:
         "(solver/sabords/game/table/readings.py); *changed* is the share of all games whose "
         "result moves (1 for another winner, a part for a tie's shares).",
         "",
-        "| players | games | disputed (± se) | changed (± se) |",
-        "|---:|---:|---:|---:|",
     ]
-    for players, m in sorted(s.get("play_on", {}).items()):
-        lines.append(f"| {players} | {m['games']:,} | {m['disputed']:.5f} ± "
-                     f"{m['disputed_error']:.5f} | {m['changed']:.5f} ± "
-                     f"{m['changed_error']:.5f} |")
+    lines += markdown_lines(
+        ["players", "games", "disputed (± se)", "changed (± se)"],
+        [[players, f"{m['games']:,}", f"{m['disputed']:.5f} ± {m['disputed_error']:.5f}",
+          f"{m['changed']:.5f} ± {m['changed_error']:.5f}"]
+         for players, m in sorted(s.get("play_on", {}).items())], "rrrr")
     lines += [
         "",
         f"### A three-player slice (exact, target {ex['target']}, floor 0)",
@@ -289,20 +287,19 @@ def table_section(s: dict) -> str:
         f"Against the exact three-player equilibrium (target {ex['target']}, floor 0), exactly: "
         "the rule in one seat, the equilibrium in the others.",
         "",
-        "| seat | equilibrium | rule | cost |",
-        "|---:|---:|---:|---:|",
     ]
-    for seat in rule["against_exact"]["seats"]:
-        lines.append(f"| {seat['seat']} | {seat['exact']:.6f} | {seat['rule']:.6f} | "
-                     f"{seat['cost']:.6f} |")
+    lines += markdown_lines(
+        ["seat", "equilibrium", "rule", "cost"],
+        [[seat["seat"], f"{seat['exact']:.6f}", f"{seat['rule']:.6f}", f"{seat['cost']:.6f}"]
+         for seat in rule["against_exact"]["seats"]], "rrrr")
     lines += ["", f"At the table (target {two['target']}), by seeded simulation: the rule in "
-              "one seat against points players, against the points player of that seat.", "",
-              "| players | seat | rule | points | gain (± se) |", "|---:|---:|---:|---:|---:|"]
-    for players, t in sorted(rule["at_table"].items()):
-        for seat in t["rule_against_points"]:
-            lines.append(f"| {players} | {seat['seat']} | {seat['rule']:.4f} | "
-                         f"{seat['points']:.4f} | {seat['gain']:+.4f} ± "
-                         f"{seat['gain_error']:.4f} |")
+              "one seat against points players, against the points player of that seat.", ""]
+    lines += markdown_lines(
+        ["players", "seat", "rule", "points", "gain (± se)"],
+        [[players, seat["seat"], f"{seat['rule']:.4f}", f"{seat['points']:.4f}",
+          f"{seat['gain']:+.4f} ± {seat['gain_error']:.4f}"]
+         for players, t in sorted(rule["at_table"].items())
+         for seat in t["rule_against_points"]], "rrrrr")
     lines.append("")
     return "\n".join(lines)
 
@@ -315,22 +312,22 @@ def _gain_lines(s: dict) -> list[str]:
         "A player who reads the scoreboard in one seat, the others maximising each turn's "
         "points, against a points player in that seat: the P(win) gained, averaged over the "
         "seats (two players: the headline's gain).", "",
-        "| players | target | the player who reads the scoreboard | how | gain by seat | "
-        "average |", "|---:|---:|---|---|---|---:|",
-        f"| 2 | {two['target']} | optimal | exact | - | {two['gain']:+.4f} |"]
+    ]
+    rows: list[list[object]] = [[2, two["target"], "optimal", "exact", "-",
+                                 f"{two['gain']:+.4f}"]]
     if "gain" in ex:
         g = ex["gain"]
-        lines.append(f"| 3 | {ex['target']} (floor 0) | the equilibrium's play | exact | "
-                     + " / ".join(f"{x['gain']:+.4f}" for x in g["seats"])
-                     + f" | {g['gain']:+.4f} |")
+        rows.append([3, f"{ex['target']} (floor 0)", "the equilibrium's play", "exact",
+                     " / ".join(f"{x['gain']:+.4f}" for x in g["seats"]), f"{g['gain']:+.4f}"])
     for players, t in sorted(rule["at_table"].items()):
         seats = t["rule_against_points"]
         error = float(np.sqrt(sum(x["gain_error"] ** 2 for x in seats))) / len(seats)
-        lines.append(f"| {players} | {two['target']} | rule `{rule['name']}` | "
-                     f"{t['games']:,} simulated games a line | "
-                     + " / ".join(f"{x['gain']:+.4f}" for x in seats)
-                     + f" | {np.mean([x['gain'] for x in seats]):+.4f} ± {error:.4f} |")
-    return lines
+        rows.append([players, two["target"], f"rule `{rule['name']}`",
+                     f"{t['games']:,} simulated games a line",
+                     " / ".join(f"{x['gain']:+.4f}" for x in seats),
+                     f"{np.mean([x['gain'] for x in seats]):+.4f} ± {error:.4f}"])
+    return lines + markdown_lines(["players", "target", "the player who reads the scoreboard",
+                                   "how", "gain by seat", "average"], rows, "rrlllr")
 
 
 def _spread_lines(s: dict) -> list[str]:
@@ -355,15 +352,15 @@ def _spread_lines(s: dict) -> list[str]:
         "certified through it (its regret at most that plus twice the largest difference of "
         "values). The mixing step's candidate order is not varied: its path starts from "
         "equal weights and treats a state's candidates alike.", "",
-        "| table | runs | distinct equilibria (by play) | largest regret | "
-        "largest seat difference at the opening | largest difference anywhere |",
-        "|---|---:|---:|---:|---|---:|"]
-    for label, sp in tables:
-        where = sp["where"]
-        lines.append(f"| {label} | {len(sp['runs'])} | {sp['equilibria']} | "
-                     f"{sp['regret']:.1e} | {' / '.join(f'{x:.1e}' for x in sp['opening'])} | "
-                     f"{sp['anywhere']:.1e} ({where['phase']} "
-                     f"{','.join(map(str, where['scores']))}, player {where['player']}) |")
+    ]
+    lines += markdown_lines(
+        ["table", "runs", "distinct equilibria (by play)", "largest regret",
+         "largest seat difference at the opening", "largest difference anywhere"],
+        [[label, len(sp["runs"]), sp["equilibria"], f"{sp['regret']:.1e}",
+          " / ".join(f"{x:.1e}" for x in sp["opening"]),
+          f"{sp['anywhere']:.1e} ({sp['where']['phase']} "
+          f"{','.join(map(str, sp['where']['scores']))}, player {sp['where']['player']})"]
+         for label, sp in tables], "lrrrlr")
     for label, sp in tables:
         if sp["equilibria"] > 1:
             runs = sp["runs"]
@@ -396,15 +393,16 @@ def _lowest_lines(s: dict, target: int) -> list[str]:
         "penalties take a mover's score far below zero at once, so the bound falls slowly. "
         "The solve's time grows with its states (`make bench` times the floored table: "
         "36,678 states).", "",
-        "| lowest score | states | steps (largest stage) | regret | bound from scores >= 0 | "
-        "seats' P(win) |",
-        "|---:|---:|---:|---:|---:|---|"]
+    ]
+    cells = []
     for r in rows:
         settled = (" (not settled: best responses cycle)" if r["regret"] > 1e-12 else
                    f" (mixed at {_mixed(r['mixed'])})" if r.get("mixed") else "")
-        lines.append(f"| {r['lowest_score']} | {r['states']:,} | {r['steps']} | "
-                     f"{r['regret']:.1e}{settled} | {r['from_zero']:.3e} | "
-                     f"{_seats(r['seat_wins'])} |")
+        cells.append([r["lowest_score"], f"{r['states']:,}", r["steps"],
+                      f"{r['regret']:.1e}{settled}", f"{r['from_zero']:.3e}",
+                      _seats(r["seat_wins"])])
+    lines += markdown_lines(["lowest score", "states", "steps (largest stage)", "regret",
+                             "bound from scores >= 0", "seats' P(win)"], cells, "rrrrrl")
     if min(r["from_zero"] for r in rows) > 1e-6:
         lines += ["", "No row's bound is below 1e-6 (the goal of issue 35): with scores allowed "
                   "below zero the three-player game is not solved exactly by any of these "
