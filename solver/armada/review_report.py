@@ -20,6 +20,7 @@ def write_review_example(out: Path) -> dict:
     from solver.armada.review_sim import simulate_record
     from solver.armada.tables import load_table
     from solver.io import atomic_write_bytes, atomic_write_text, dumps_json
+    from solver.text import markdown_lines
 
     game = default_game()
     table = load_table(game, "duel", show_progress=False)
@@ -31,8 +32,8 @@ def write_review_example(out: Path) -> dict:
     atomic_write_text(folder / "review.txt", review_text(doc))
     atomic_write_text(folder / "review.json", dumps_json(doc))
     atomic_write_bytes(folder / "review.png", review_png(doc))
-    rows = [f"| {r['player']} | {r['start']:+.3f} | {r['luck']:+.3f} | {r['error']:.3f} | "
-            f"{r['decisions']} | {r['rating']} | {r['result']:+g} |" for r in doc["summary"]]
+    rows = [[r["player"], f"{r['start']:+.3f}", f"{r['luck']:+.3f}", f"{r['error']:.3f}",
+             r["decisions"], r["rating"], f"{r['result']:+g}"] for r in doc["summary"]]
     atomic_write_text(folder / "README.md", "\n".join([
         "# An example game review (Gold Armada, two players)",
         "",
@@ -48,10 +49,8 @@ def write_review_example(out: Path) -> dict:
         "- [review.png](review.png): `--plot review.png`, each player's expected final "
         "margin through the game",
         "",
-        "| player | expected margin at the start | luck | error | decisions | rating | "
-        "final margin |",
-        "|---|---:|---:|---:|---:|---|---:|",
-        *rows,
+        *markdown_lines(["player", "expected margin at the start", "luck", "error",
+                         "decisions", "rating", "final margin"], rows, "lrrrrlr"),
         "",
         "![Expected final margin through the game](review.png)",
         "",
