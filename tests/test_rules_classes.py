@@ -11,6 +11,7 @@ from solver.paths import MODELS_DIR
 from solver.rules.check import check_editions, load_seeds
 from solver.rules.editions import SILENT_WORDS, load_editions
 from solver.rules.report import summary_markdown, summary_order
+from tests.markdown_rows import table_rows
 from tests.test_rules_check import _models_copy
 
 GAMES = ("sabords", "armada", "dracheninsel")
@@ -141,11 +142,10 @@ def test_the_summary_is_sorted_by_relative_effect():
     from solver.rules.claims import stored_claims
 
     text = summary_markdown(entries, {g: stored_claims(g) for g in GAMES})
-    rows = [r for r in text.splitlines() if r.startswith("| ") and r.endswith("|")
-            and not r.startswith("| game")]
+    rows = table_rows(text)[1:]  # below the headers
+    assert rows
     keys = []
-    for row in rows:
-        cells = [c.strip() for c in row.strip("|").split(" | ")]
+    for cells in rows:
         effect, relative = cells[-2], cells[-1]
         size = float(relative.rstrip(" %")) / 100 if relative else -1.0
         if effect.startswith("none"):

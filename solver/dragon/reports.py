@@ -13,11 +13,12 @@ from solver.dragon.cards import deck, deck_counts, parse_hand
 from solver.dragon.distance import distances_to_goal
 from solver.dragon.position import opening
 from solver.dragon.route import RouteQuery
+from solver.dragon.rules import Rules
 from solver.dragon.simulate import simulate
 from solver.dragon.svg import draw_board
 from solver.games import SolveRun
 from solver.io import atomic_write_text, dumps_json
-from solver.text import fmt_float
+from solver.text import fmt_float, markdown_lines
 
 GAMES = 50  # journeys per simulation run
 SEED = 20240607
@@ -129,10 +130,8 @@ def _example(island: Island) -> tuple[dict, str]:
 
 def _distribution(values: list[int]) -> list[str]:
     counts = Counter(values)
-    rows = ["| turns | journeys | share |", "|---:|---:|---:|"]
-    for t in sorted(counts):
-        rows.append(f"| {t} | {counts[t]} | {fmt_float(counts[t] / len(values), 3)} |")
-    return rows
+    rows = [(t, counts[t], fmt_float(counts[t] / len(values), 3)) for t in sorted(counts)]
+    return markdown_lines(["turns", "journeys", "share"], rows, "rrr")
 
 
 def write_reports(run: SolveRun) -> None:
@@ -174,7 +173,8 @@ def write_reports(run: SolveRun) -> None:
     atomic_write_text(out / "README.md", _readme(island, boats, route, base, saved, proofs))
 
 
-def _readme(island: Island, boats, route, base, saved, proofs) -> str:
+def _readme(island: Island, boats: list[dict], route: dict, base: list[tuple[int, int]],
+            saved: list[dict], proofs: list[dict]) -> str:
     model = island.model
     total = [a + b for a, b in base]
     lines = [
@@ -202,13 +202,10 @@ def _readme(island: Island, boats, route, base, saved, proofs) -> str:
         "",
         "Terrain cards alone (own-colour fields, the own boat and the treasure field are free).",
         "",
-        "| boat | landing fields | their terrains | cards |",
-        "|---|---|---|---:|",
-    ]
-    for b in boats:
-        lines.append(f"| {b['boat']} | {' '.join(b['landing_fields'])} | "
-                     f"{', '.join(b['landing_terrains'])} | {b['cards_to_treasure']} |")
-    lines += [
+        *markdown_lines(["boat", "landing fields", "their terrains", "cards"],
+                        [(b["boat"], " ".join(b["landing_fields"]),
+                          ", ".join(b["landing_terrains"]), b["cards_to_treasure"])
+                         for b in boats], "lllr"),
         "",
         f"Example turn ({EXAMPLE[0]}): {route['cards_used']} cards, "
         f"{'reaches' if route['reachable'] else 'does not reach'} the treasure field.",
@@ -234,19 +231,8 @@ def _readme(island: Island, boats, route, base, saved, proofs) -> str:
         "moves) save nothing by construction and are not run; nor is dragon patrol, which has no "
         "dragon to move on a lone hunter's island.",
         "",
-        "| action | German | cards showing it | turns saved (all of them) | std. error | "
-        "per card |",
-        "|---|---|---:|---:|---:|---:|",
-    ]
-    showing = Counter(a for card in deck(model) for a in card.actions)
-    for r in saved:
-        n = showing[r["action"]]
-        lines.append(f"| {r['action']} | {model.actions[r['action']].german} | {n} | "
-                     f"{fmt_float(r['turns_saved'], 3)} | {fmt_float(r['stderr'], 3)} | "
-                     f"{fmt_float(r['turns_saved'] / n, 3)} |")
-    lines.append(f"| dragon-patrol | {model.actions['dragon-patrol'].german} | "
-                 f"{showing['dragon-patrol']} | 0.000 (no dragon to move: not run) | - | - |")
-    lines += [
+        *markdown_lines(["action", "German", "cards showing it", "turns saved (all of them)",
+                         "std. error", "per card"], _saving_rows(model, saved), "llrrrr"),
         "",
         "## The deck (the action counts are an ASSUMPTION)",
         "",
@@ -255,14 +241,26 @@ def _readme(island: Island, boats, route, base, saved, proofs) -> str:
         "`models/dracheninsel/rules.toml` holds a labelled assumption; which terrains the six "
         "double cards show is assumed too.",
         "",
-        "| card | count |",
-        "|---|---:|",
+        *markdown_lines(["card", "count"], sorted(deck_counts(model).items()), "lr"),
+        "",
+        "## Invariants (certificates in proofs/dracheninsel/)",
+        "",
+        *markdown_lines(["invariant", "holds", "certificate"],
+                        [(p["statement"], "yes" if p["holds"] else "NO", f"`{p['certificate']}`")
+                         for p in proofs], "lll"),
     ]
-    for name, n in sorted(deck_counts(model).items()):
-        lines.append(f"| {name} | {n} |")
-    lines += ["", "## Invariants (certificates in proofs/dracheninsel/)", "",
-              "| invariant | holds | certificate |", "|---|---|---|"]
-    for p in proofs:
-        lines.append(f"| {p['statement']} | {'yes' if p['holds'] else 'NO'} | "
-                     f"`{p['certificate']}` |")
     return "\n".join(lines) + "\n"
+
+
+def _saving_rows(model: Rules, saved: list[dict]) -> list[tuple]:
+    """The turns-saved table's rows: each action run, then dragon patrol (not run)."""
+    showing = Counter(a for card in deck(model) for a in card.actions)
+    rows: list[tuple] = []
+    for r in saved:
+        n = showing[r["action"]]
+        rows.append((r["action"], model.actions[r["action"]].german, n,
+                     fmt_float(r["turns_saved"], 3), fmt_float(r["stderr"], 3),
+                     fmt_float(r["turns_saved"] / n, 3)))
+    rows.append(("dragon-patrol", model.actions["dragon-patrol"].german,
+                 showing["dragon-patrol"], "0.000 (no dragon to move: not run)", "-", "-"))
+    return rows

@@ -20,6 +20,7 @@ import sympy as sp
 
 from solver.games import GAMES
 from solver.games import game as find_game
+from solver.text import markdown_lines
 
 p, n, x = sp.symbols("p n x", positive=True)
 
@@ -117,10 +118,10 @@ def markdown(families: list[Family] | None = None) -> str:
         f"{len(rows)} chances, {len(rows) - bad} equal, {bad} different.", ""]
     for family in families:
         lines += [f"## {family.title}", "", *family.notes]
-        lines += ["| case | closed form | closed form's value | "
-                  "decimal | engine | equal |", "|---|---|---:|---:|---:|---|"]
-        for r in family.rows:
-            lines.append(f"| {r.case} | `{r.form}` | {r.closed} | {float(r.closed):.6f} | "
-                         f"{r.engine} | {'yes' if r.agrees else '**no**'} |")
+        lines += markdown_lines(["case", "closed form", "closed form's value", "decimal",
+                                 "engine", "equal"],
+                                [(r.case, f"`{r.form}`", r.closed, f"{float(r.closed):.6f}",
+                                  r.engine, "yes" if r.agrees else "**no**")
+                                 for r in family.rows], "llrrrl")
         lines.append("")
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from solver.games import game as find_game
 from solver.rules.words import GameWords
 from solver.rules.words import count as _n
+from solver.text import markdown_lines
 
 
 def words(game: str) -> GameWords:
@@ -85,8 +86,7 @@ def _turn_effect(said: GameWords, p: dict, rows: list[dict]) -> tuple[list[str],
         proofs = sorted({r["proof"] for r in effect})
         return ([f"- effect: **none**, proved for every case measured ({len(effect)}; "
                  f"{', '.join(proofs)})"] + play, "none (proved)", 0.0)
-    lines = ["", "| case | how often it arises | objective (unit) | default | variant | change "
-             f"| {said.decisions} whose best action changes |", "|---|---|---|---:|---:|---:|---|"]
+    cells: list[tuple[str, ...]] = []
     best, best_size = "", -1.0
     for r in changed:
         case, often = said.case(r)
@@ -97,14 +97,17 @@ def _turn_effect(said: GameWords, p: dict, rows: list[dict]) -> tuple[list[str],
         if r.get("states_changed") is not None:
             count += f"; {_n(r['states_changed'])} board states change value"
         change = change_text(r)
-        lines.append(f"| {case} | {often} | {objective} | {r['default']:.4f} | {r['value']:.4f}"
-                     f" | {change} | {count} |")
+        cells.append((case, often, objective, f"{r['default']:.4f}", f"{r['value']:.4f}", change,
+                      count))
         # a share of games whose winner changes is relative to all games (``relative_to``)
         size = abs(r["delta"]) / max(abs(r.get("relative_to", r["default"])), 1e-9)
         if size > best_size:
             best_size = size
             best = f"{change} {unit or r['objective']} ({case})" + said.summary_note(r)
-    lines = play + lines + said.lines_after(changed, effect)
+    lines = [*play, "", *markdown_lines(["case", "how often it arises", "objective (unit)",
+                                         "default", "variant", "change",
+                                         f"{said.decisions} whose best action changes"],
+                                        cells, "lllrrrl"), *said.lines_after(changed, effect)]
     same = len(effect) - len(changed)
     if same:
         lines.append(f"\nEvery other case ({same}) is proved unchanged.")

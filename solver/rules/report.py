@@ -19,6 +19,7 @@ from solver.rules.check import check_editions
 from solver.rules.claims import stored_claims
 from solver.rules.closed_forms import markdown as closed_forms_markdown
 from solver.rules.effects import effect_of, follows, is_open, summary_order, words
+from solver.text import markdown_lines
 
 
 def _cell(text: str) -> str:
@@ -49,6 +50,21 @@ def _at_the_table(p: dict) -> str:
     return p.get("table") or p["topic"]
 
 
+def _edition_row(ed_id: str, spec: dict) -> tuple[str, str, str]:
+    also = f" (also `{spec['also']}`)" if spec.get("also") else ""
+    return ed_id, f"`{spec.get('source', '')}`{also}", spec.get("language", "")
+
+
+def _count_row(c: dict) -> tuple:
+    """A rulebook count check: what, where, the stated number, what the rulebook's other
+    numbers and the models give, and whether they agree."""
+    derived = f"{c['expected']} ({_cell(c.get('derived_from', ''))})" if "expected" in c else ""
+    if not c.get("adds_up", True):
+        derived = f"**{derived}**"
+    return (_cell(c["what"]), c.get("edition", ""), c.get("at", ""), c["stated"], derived,
+            c["computed"], "yes" if c["agrees"] else "**no**")
+
+
 def consistency_markdown(entries: dict[str, dict]) -> str:
     lines = ["# Rules consistency", "",
              "Every rule point of every game: at the table, in one sentence; then what each "
@@ -60,12 +76,11 @@ def consistency_markdown(entries: dict[str, dict]) -> str:
              "edition's text says something the others do not). A typing slip in one language "
              "is reported, but is no class. Summaries are in English; quotes are verbatim.", ""]
     for game, entry in entries.items():
-        lines += [f"## {find_game(game).title}", "", "| edition | source | language |",
-                  "|---|---|---|"]
-        for ed_id, spec in sorted(entry["editions"].items()):
-            also = f" (also `{spec['also']}`)" if spec.get("also") else ""
-            lines.append(f"| {ed_id} | `{spec.get('source', '')}`{also} | "
-                         f"{spec.get('language', '')} |")
+        lines += [f"## {find_game(game).title}", "",
+                  *markdown_lines(["edition", "source", "language"],
+                                  [_edition_row(ed_id, spec)
+                                   for ed_id, spec in sorted(entry["editions"].items())],
+                                  "lll")]
         tally = ", ".join(f"{n} {c}" for c, n in entry["classes"].items())
         lines += ["", f"{len(entry['points'])} rule points: {tally}.", ""]
         for p in entry["points"]:
@@ -81,16 +96,9 @@ def consistency_markdown(entries: dict[str, dict]) -> str:
                 lines.append(f"- also: {p['also']}")
             lines.append("")
         lines += ["### The rulebooks' own numbers against the models", "",
-                  "| check | edition | place | stated | the rulebook's other numbers give | "
-                  "models give | agrees |", "|---|---|---|---:|---|---:|---|"]
-        for c in entry["count_checks"]:
-            derived = (f"{c['expected']} ({_cell(c.get('derived_from', ''))})"
-                       if "expected" in c else "")
-            if not c.get("adds_up", True):
-                derived = f"**{derived}**"
-            lines.append(f"| {_cell(c['what'])} | {c.get('edition', '')} | {c.get('at', '')} | "
-                         f"{c['stated']} | {derived} | {c['computed']} | "
-                         f"{'yes' if c['agrees'] else '**no**'} |")
+                  *markdown_lines(["check", "edition", "place", "stated",
+                                   "the rulebook's other numbers give", "models give", "agrees"],
+                                  [_count_row(c) for c in entry["count_checks"]], "lllrlrl")]
         if entry["research"]:
             lines += ["", "### Facts from outside the rulebooks (research.md, the reconstruction)",
                       ""]
@@ -105,11 +113,10 @@ def invariants_markdown(rows: list[dict]) -> str:
     lines = ["# Invariants", "",
              "Each invariant is proved by the solvers' machinery and leaves a certificate that "
              "`make check` re-verifies by recomputation.", "",
-             "| invariant | statement | method | result | certificate |",
-             "|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['id']} | {_cell(r['statement'])} | {_cell(r['method'])} | "
-                     f"{'holds' if r['holds'] else '**fails**'} | `{r['certificate']}` |")
+             *markdown_lines(["invariant", "statement", "method", "result", "certificate"],
+                             [(r["id"], _cell(r["statement"]), _cell(r["method"]),
+                               "holds" if r["holds"] else "**fails**", f"`{r['certificate']}`")
+                              for r in rows], "lllll")]
     return "\n".join(lines) + "\n"
 
 
@@ -159,9 +166,8 @@ def summary_markdown(entries: dict[str, dict], measured: dict[str, list[dict]]) 
             followed = follows(p)
             follows_text = ", ".join(followed) if followed else "no edition (a choice)"
             items.append((summary_order(effect, size), game, p["id"],
-                          f"| {find_game(game).title.split(' /')[0]} | "
-                          f"{_cell(_at_the_table(p))} | `{p['default']}` | {follows_text} | "
-                          f"{_cell(effect)} | {_relative(size)} |"))
+                          (find_game(game).title.split(" /")[0], _cell(_at_the_table(p)),
+                           f"`{p['default']}`", follows_text, _cell(effect), _relative(size))))
     lines = ["# Rules verifier reports", "",
              "## At the table: every open point on one page", "",
              "Each point the rulebooks leave open, the ruling the solvers use by default, the "
@@ -172,9 +178,9 @@ def summary_markdown(entries: dict[str, dict], measured: dict[str, list[dict]]) 
              "largest first; then the readings proved or seen to change nothing, the "
              "points with no other reading, and last the readings no solver measures yet. "
              "Details: [ambiguities.md](ambiguities.md).", "",
-             "| game | what is unclear | default ruling | follows | measured effect of the "
-             "other reading | relative to the default |", "|---|---|---|---|---|---:|"]
-    lines += [row for *_, row in sorted(items)]
+             *markdown_lines(["game", "what is unclear", "default ruling", "follows",
+                              "measured effect of the other reading", "relative to the default"],
+                             [row for *_, row in sorted(items)], "lllllr")]
     lines += ["", "## The reports", "",
               "- [consistency.md](consistency.md): every rule point per game and edition, with "
               "its class and its place in the seeds, and the rulebooks' own numbers checked "
