@@ -11,14 +11,15 @@ checks dragon patrols.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 
+from solver.dragon.board import Island
 from solver.dragon.rulebook import entry_cost
 
 INF = 10**6
 
 
-def entry_costs(isl, tiles: Sequence, own, me: str, partner: str, occupied: set[int],
+def entry_costs(isl: Island, tiles: Sequence, own: str, me: str, partner: str, occupied: set[int],
                 treasure: bool, carriers_cross_empty: bool) -> Callable[[int], int | None]:
     """The rulebook's :func:`~solver.dragon.rulebook.entry_cost` of every node for one hunter
     with terrain cards alone (only its own terrain is free), dragons not counted."""
@@ -27,7 +28,8 @@ def entry_costs(isl, tiles: Sequence, own, me: str, partner: str, occupied: set[
                                 carriers_cross_empty)
 
 
-def distances_to_goal(isl, tiles: Sequence, own, me: str, partner: str, dragons,
+def distances_to_goal(isl: Island, tiles: Sequence, own: str, me: str, partner: str,
+                      dragons: Container[int],
                       occupied: set[int], waiter: bool, treasure: bool,
                       carriers_cross_empty: bool) -> list[int]:
     """Backward 0-1 Dijkstra: the cards needed from every node (INF: the goal is out of reach).

@@ -13,6 +13,7 @@ potential at its goal is at most its shortest distance, and maximising it reache
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -23,6 +24,8 @@ from solver.dragon.route import WORK_LIMIT
 from solver.dragon.rulebook import dragon_sites
 from solver.dragon.rules import resolve_variants
 from solver.errors import InputError, SolveError
+
+Blocked = cp_model.LinearExprT  # 1 where a dragon stands after the patrol (or a constant)
 
 CAP = 40  # "cut off": more cards than any route could need
 W_OWN = 300  # weights of the lexicographic objective (rank < W_OWN, own * W_OWN < W_OPP)
@@ -176,7 +179,7 @@ def cp_patrol(pos: Position, player: str, against: str = "all",
     if mv:
         m.AddExactlyOne(mv.values())
 
-    def blocked(v: int):
+    def blocked(v: int) -> Blocked:
         """1 when a dragon stands on field v after the patrol (an expression)."""
         if v in place:
             return place[v]
@@ -204,7 +207,7 @@ def cp_patrol(pos: Position, player: str, against: str = "all",
     return p.result((moved, to), "cp-sat")
 
 
-def _arcs(p: Patrol, colour: str):
+def _arcs(p: Patrol, colour: str) -> tuple[int, list[tuple[int, int, int]], list[tuple]]:
     """(u, v, cost of entering v) for every move ``colour`` may make, ignoring dragons, plus
     the goal arcs: (node, "goal", cost)."""
     isl = p.isl
@@ -233,7 +236,8 @@ def _arcs(p: Patrol, colour: str):
     return h.at, arcs, goals
 
 
-def _potential(m: cp_model.CpModel, p: Patrol, colour: str, blocked):
+def _potential(m: cp_model.CpModel, p: Patrol, colour: str,
+               blocked: Callable[[int], Blocked]) -> cp_model.IntVar:
     """min(cards to goal, CAP) of an opponent, as a potential to maximise."""
     start, arcs, goals = _arcs(p, colour)
     n = len(p.isl.names)
@@ -251,7 +255,8 @@ def _potential(m: cp_model.CpModel, p: Patrol, colour: str, blocked):
     return goal
 
 
-def _shortest(m: cp_model.CpModel, p: Patrol, colour: str, blocked):
+def _shortest(m: cp_model.CpModel, p: Patrol, colour: str,
+              blocked: Callable[[int], Blocked]) -> cp_model.LinearExprT:
     """min(cards to goal, CAP) of the player, as a path flow to minimise."""
     start, arcs, goals = _arcs(p, colour)
     n = len(p.isl.names)

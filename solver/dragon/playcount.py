@@ -11,9 +11,10 @@ itself where its rule applies (``GameRecord.event``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from solver.dragon.route import RouteQuery
+from solver.dragon.route import RouteQuery, RouteResult
 from solver.dragon.route_method import best_route
 from solver.dragon.rules import rule_variants
 from solver.dragon.situation import arises, plan_still_best, with_reading
@@ -28,7 +29,9 @@ class TurnCount:
     value_changes: bool = False
 
 
-def count_turn(q: RouteQuery, default_result=None, solver=None) -> dict[str, TurnCount]:
+def count_turn(q: RouteQuery, default_result: RouteResult | None = None,
+               solver: Callable[[RouteQuery], RouteResult] | None = None
+               ) -> dict[str, TurnCount]:
     """For every sampled rule point, whether this turn arises in its situation and whether the
     reading decides the turn (both readings solved). ``default_result``: the default reading's
     turn, when already solved; ``solver``: the route finder (default: the exact optimum,

@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Container, Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from solver.dragon.board import Island
 from solver.dragon.move import Move
 from solver.dragon.position import Hunter, Position
+
+if TYPE_CHECKING:
+    from solver.dragon.route import RouteQuery
 
 FREE, CARRY, GUARD, SECOND, DONE = range(5)
 # other hunters: (colour, node, status, partner); status one of
@@ -47,7 +51,7 @@ class TurnState(NamedTuple):
 
 
 # -- the rules, each once -------------------------------------------------------------------
-def entry_cost(isl, v: int, tiles: Sequence, free: Container, me: str, partner: str,
+def entry_cost(isl: Island, v: int, tiles: Sequence, free: Container, me: str, partner: str,
                occupied: Container[int], treasure_left: bool,
                carriers_cross_empty: bool) -> int | None:
     """Terrain cards it costs ``me`` (carrying with ``partner``, or "" alone) to enter node
@@ -79,7 +83,7 @@ def may_swap(tiles: Sequence, f: int, g: int, taken: Container[int]) -> bool:
     return f not in taken and g not in taken and tiles[f] != tiles[g]
 
 
-def swap_reach(isl, any_field: bool, f: int) -> list[int]:
+def swap_reach(isl: Island, any_field: bool, f: int) -> list[int]:
     """Fields a swap card can trade ``f``'s tile with: its neighbours (Zerstörende Kräfte), or
     any field (Tosende Elemente, ``any_field``)."""
     if any_field:
@@ -87,7 +91,7 @@ def swap_reach(isl, any_field: bool, f: int) -> list[int]:
     return [g for g in isl.adj[f] if isl.is_field(g)]
 
 
-def dragon_sites(isl, taken: Iterable[int]) -> list[int]:
+def dragon_sites(isl: Island, taken: Iterable[int]) -> list[int]:
     """Fields a dragon may be set on: no hunter or dragon there (``taken``), not a field in
     front of a boat."""
     taken = set(taken)
@@ -98,7 +102,7 @@ def dragon_sites(isl, taken: Iterable[int]) -> list[int]:
 class Turn:
     """The legal moves of one route query's mover, and the states they lead to."""
 
-    def __init__(self, q) -> None:
+    def __init__(self, q: RouteQuery) -> None:
         pos = q.position
         isl = pos.island
         model = isl.model
@@ -458,7 +462,7 @@ class Turn:
                         treasure), delivered
 
 
-def next_treasure(isl, value: int | None) -> int | None:
+def next_treasure(isl: Island, value: int | None) -> int | None:
     """The coin that comes up on the treasure field after the one worth ``value`` leaves it
     (None: the stack is empty)."""
     values = list(isl.model.coins["values"])

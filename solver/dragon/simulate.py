@@ -15,6 +15,7 @@ with one seat.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.dragon.board import Island
@@ -110,7 +111,7 @@ def journey(island: Island, colour: str, rng: random.Random, cards: list[Card]) 
 
 
 def simulate(island: Island, games: int, seed: int, blank_action: str | None = None,
-             progress=None) -> list[Journey]:
+             progress: Callable[[int, int], None] | None = None) -> list[Journey]:
     """``games`` journeys; game i uses seed (seed, i), so runs with a card struck off share
     their random draws with the baseline as far as the play allows."""
     cards = deck(island.model)

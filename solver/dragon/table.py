@@ -129,9 +129,9 @@ def legal_plays(table: Table, m: Moment) -> list[Play]:
     seats = range(len(table.hands))
     out: list[Play] = []
 
-    def each(seat: int, action: str, **kw) -> None:
+    def each(seat: int, action: str, target: int | None = None) -> None:
         for name in sorted({c.name for c in table.holding(seat, action)}):
-            out.append(Play(action, seat, name, **kw))
+            out.append(Play(action, seat, name, target=target))
 
     if m.kind == "turn-start":
         for s in seats:

@@ -12,7 +12,8 @@ from solver.io import atomic_write_text, dumps_json
 from solver.paths import PROOFS_DIR, REPO_ROOT
 
 
-def write_claims(path: Path, names: Iterable[str], measure: Callable[[str], list[dict]]):
+def write_claims(path: Path, names: Iterable[str],
+                 measure: Callable[[str], list[dict]]) -> list[dict]:
     """Measure every variant and store the rows; returns them."""
     rows = [row for name in sorted(names) for row in measure(name)]
     atomic_write_text(path, dumps_json({"claims": rows}))

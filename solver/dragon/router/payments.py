@@ -8,10 +8,11 @@ see README.md for the rule each function enforces.
 from __future__ import annotations
 
 from solver.dragon.router.travel import ANY_TILE
-from solver.dragon.router.variables import Layer, RouterModel
+from solver.dragon.router.variables import Expr, Layer, RouterModel
 
 
-def pay_entry(r: RouterModel, e: int, L: Layer, f: int, entered, leave: bool = False) -> None:
+def pay_entry(r: RouterModel, e: int, L: Layer, f: int, entered: Expr,
+              leave: bool = False) -> None:
     """An entry into field f is free (own terrain, Weite Reise) or paid by one card.
     The pair leaving the treasure field pays apart (it may step back where it came from)."""
     m, own = r.m, r.own

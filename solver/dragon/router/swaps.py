@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from solver.dragon.router.variables import RouterModel, add_and
+from solver.dragon.router.variables import RouterModel, Var, add_and
 
 
 def first_swap_exact(r: RouterModel, w: dict) -> None:
@@ -27,7 +27,7 @@ def first_swap_exact(r: RouterModel, w: dict) -> None:
                   == here + sum(x * (int(orig[g] == t) - here) for g, x in pairs[f]))
 
 
-def swappable(r: RouterModel, e: int, a, f: int) -> None:
+def swappable(r: RouterModel, e: int, a: Var, f: int) -> None:
     """Tiles under a hunter or a dragon may not be swapped."""
     m = r.m
     if f in r.dragons:

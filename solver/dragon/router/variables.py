@@ -38,7 +38,8 @@ class Layer:
         self.ins: dict[int, list[Var]] = defaultdict(list)  # node -> the moves arriving
         self.ents: dict[int, list[Var]] = defaultdict(list)  # field -> the moves entering it
 
-    def paid_items(self):
+    def paid_items(self) -> list[tuple[tuple, Var]]:
+        """Every paid entry's variable, the mover's and the leaving pair's."""
         return list(self.epaid.items()) + list(self.lpaid.items())
 
 
@@ -119,7 +120,7 @@ def closed(x: Choice) -> bool:
     return isinstance(x, int) and x == 0
 
 
-def add_and(m: cp_model.CpModel, z, x, y) -> None:
+def add_and(m: cp_model.CpModel, z: Var, x: Choice, y: Choice) -> None:
     """z == x and y, as three linear inequalities."""
     m.Add(z <= x)
     m.Add(z <= y)
