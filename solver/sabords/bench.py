@@ -8,7 +8,15 @@ import subprocess
 import sys
 import time
 
-from solver.bench import median_and_worst, wall_times, warm_cache_wall_times
+from solver.bench import (
+    GAME_PLAY_SECONDS,
+    THREE_PLAYER_SECONDS,
+    WHOLE_GAME_SECONDS,
+    median_and_worst,
+    reference,
+    wall_times,
+    warm_cache_wall_times,
+)
 from solver.sabords.turn.lanes import UNIT
 
 COLD_SOLVE = """
@@ -24,6 +32,18 @@ for card in STANDARD_CARDS:
     solve(build_model(rules.card(card), rules, Objective("points")).problem)
 t2 = time.perf_counter()
 print(f"{t1 - t0:.4f} {t2 - t1:.4f}")
+"""
+
+GAME_PLAY = """
+import time
+from solver.sabords.game.solved import load_game
+from solver.sabords.game.table.positions import load_play
+from solver.sabords.game.two_player import GameSpec
+from solver.sabords.rules import load_rules
+table = load_game(GameSpec(load_rules()))
+start = time.perf_counter()
+load_play(table)
+print(f"{time.perf_counter() - start:.3f}")
 """
 
 
@@ -83,11 +103,15 @@ def whole_game() -> None:
         solve = doc["solve"]
         pairs = ((6000 - solve["lowest_score"]) // UNIT) ** 2
         print(f"the whole two-player game, target 6000, from nothing: {wall:.0f} s wall on "
-              f"{os.cpu_count()} cores (goal < 60 s, set for about 6,800 score pairs; scores "
-              f"kept from {solve['lowest_score']}: {pairs:,} pairs); Newton steps "
-              f"{solve['newton_steps']}; "
-              f"Bellman residual {solve['residual']}; first player wins "
-              f"{doc['first_player_wins']:.6f}")
+              f"{os.cpu_count()} cores {reference(WHOLE_GAME_SECONDS)} (goal < 60 s, set for "
+              f"about 6,800 score pairs; scores kept from {solve['lowest_score']}: {pairs:,} "
+              f"pairs); Newton steps {solve['newton_steps']}; Bellman residual "
+              f"{solve['residual']}; first player wins {doc['first_player_wins']:.6f}")
+        play = subprocess.run([sys.executable, "-c", GAME_PLAY], capture_output=True,
+                              text=True, check=True, env=env).stdout
+        print(f"its play for the four- and five-player rule (every turn solved again at the "
+              f"table's values), the table cached: {float(play):.0f} s wall "
+              f"{reference(GAME_PLAY_SECONDS)}")
         hold = ["sabords", "hold", "--card", "captain", "--me", "5400", "--opponent", "5900",
                 "CCDMPSSX"]
         subprocess.run([sys.executable, "-m", "solver", *hold], capture_output=True,
@@ -134,7 +158,8 @@ def whole_table() -> None:
         stats = json.loads(out)
         print(f"the three-player table, target {SMALL_TARGET} ({', '.join(SMALL_VARIANTS)}), "
               f"solved from nothing (not the shipped file): {wall:.0f} s wall ({cpu:.0f} s CPU;"
-              f" load average {os.getloadavg()[0]:.1f}), peak memory {stats['peak_gb']:.2f} GB,"
+              f" load average {os.getloadavg()[0]:.1f}) {reference(THREE_PLAYER_SECONDS)}, "
+              f"peak memory {stats['peak_gb']:.2f} GB,"
               f" {stats['states']:,} states, steps {stats['stage_steps']}, {stats['sweeps']:,} "
               f"sweeps, converged {stats['converged']}, regret {stats['regret']:.1e}")
         hold = ["sabords", "hold", "--card", "captain", "--scores", "200,100,0",

@@ -27,26 +27,30 @@ from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
+from solver.bench import (
+    ARMADA_TABLE_SECONDS,
+    GAME_PLAY_SECONDS,
+    THREE_PLAYER_SECONDS,
+    WHOLE_GAME_SECONDS,
+)
 from solver.errors import InputError
 from solver.paths import PROOFS_DIR
-from solver.sabords.game.two_player import GameSpec, GameTable
+from solver.sabords.game.two_player import DEFAULT_LOW, GameSpec, GameTable
+from solver.sabords.turn.lanes import UNIT
 from solver.web.builds import Builds
 
 # How long a build takes, before one of its kind has run here (then its own pace is the
-# estimate: solver.web.builds): `make bench`'s figures on an idle 2-core machine, scaled by how
-# busy the machine is. The whole game at 6000 keeps scores from -9500 (155 hundreds a player);
-# its time grows with the score pairs kept.
-GAME_SECONDS_AT_6000 = 55.0
-GAME_SPAN_AT_6000 = 155
-ARMADA_SECONDS = 20.0  # one Gold Armada whole-game table, cold, compilation included
+# estimate: solver.web.builds): `make bench`'s figures (solver.bench), scaled by how busy the
+# machine is. The whole game's time grows with the score pairs kept: REFERENCE_GAME's.
+REFERENCE_GAME = (6000, DEFAULT_LOW)  # the target and lowest score of WHOLE_GAME_SECONDS
 LOADED_TABLES = 8  # whole-game tables kept in memory once read (under 2 MB each at 6000)
 
 
 def game_units(spec: GameSpec) -> float:
     """The whole game's work in units of the game at target 6000: it grows with the number
     of score pairs."""
-    span = spec.top - spec.bottom
-    return (span / GAME_SPAN_AT_6000) ** 2
+    target, low = REFERENCE_GAME
+    return ((spec.top - spec.bottom) / ((target - low) // UNIT)) ** 2
 
 
 class GameTables:
@@ -78,7 +82,7 @@ class GameTables:
             self.builds.build_in_background(
                 str(path), f"solving the whole Mille Sabords game (target {spec.target}, "
                            f"{variants})", lambda: load_game(spec), kind="sabords-game",
-                units=game_units(spec), reference=GAME_SECONDS_AT_6000)
+                units=game_units(spec), reference=WHOLE_GAME_SECONDS)
         if path is None:
             return load_game(spec)
         with self._lock:
@@ -130,17 +134,22 @@ def armada_ready(builds: Builds, game, objective: str) -> None:
     builds.build_in_background(
         str(path), f"solving the Gold Armada {objective} table for every board state "
                    f"({variants})", lambda: load_table(game, objective, show_progress=False),
-        kind="armada", reference=ARMADA_SECONDS)
+        kind="armada", reference=ARMADA_TABLE_SECONDS)
 
 
 # -- the whole table: three players exactly, four and five by the rule -------------------------
-# references as above (`make bench`'s figures, taken on the busy shared machine, so they
-# overestimate an idle one): the three-player table at target 300, scores floored at zero
-# (WHOLE_STATES states), its time growing with the states; the two-player table's play (every
-# turn solved once more at the table's values) at 6000, growing like the game's work
-WHOLE_SECONDS = 150.0
-WHOLE_STATES = 36_678
-PLAY_SECONDS_AT_6000 = 85.0
+# references as above: the three-player table of the table report's small target, its time
+# growing with the states; the two-player table's play, growing like the game's work
+
+
+@lru_cache(maxsize=1)
+def reference_states() -> int:
+    """The states of the three-player table THREE_PLAYER_SECONDS was measured on."""
+    from solver.sabords.game.table.report import SMALL_TARGET, SMALL_VARIANTS
+    from solver.sabords.game.table.states import Layout, TableSpec
+    from solver.sabords.rules import load_rules
+
+    return Layout(TableSpec.of(load_rules(list(SMALL_VARIANTS)), 3, SMALL_TARGET)).states
 
 
 def whole_path(spec):
@@ -187,8 +196,8 @@ class WholeTables:
             self.builds.build_in_background(
                 str(path), f"solving the {spec.players}-player Mille Sabords game (target "
                            f"{spec.game.target}, {variants}; {states:,} states)",
-                lambda: load_table(spec), kind="sabords-table", units=states / WHOLE_STATES,
-                reference=WHOLE_SECONDS)
+                lambda: load_table(spec), kind="sabords-table", units=states / reference_states(),
+                reference=THREE_PLAYER_SECONDS)
         return load_table(spec)
 
 
@@ -212,5 +221,5 @@ class PlayTables:
                 str(path), f"playing the two-player Mille Sabords table for the four- and "
                            f"five-player rule (target {spec.target}, {variants})",
                 lambda: load_play(table), kind="sabords-play", units=game_units(spec),
-                reference=PLAY_SECONDS_AT_6000)
+                reference=GAME_PLAY_SECONDS)
         return table

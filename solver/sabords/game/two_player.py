@@ -45,8 +45,8 @@ from solver.sabords.turn.lanes import UNIT
 DEFAULT_LOW = -9500  # points: the chance of ever going below it is < 1e-9 (see the docstring)
 PHASES = ("normal", "last", "sudden-death")
 TABLES = ("normal", "last", "sudden", "tiebreak")  # a GameTable's values, in its flat buffer
-# The largest target solved: the score pairs, and so the solve's time, grow with its square
-# (24,025 pairs at 6000, 87,025 at 20000).
+# The largest target solved: the score pairs, ((target - low) / UNIT) squared, and so the
+# solve's time, grow with its square.
 MAX_TARGET = 20000
 
 

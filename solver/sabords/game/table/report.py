@@ -41,7 +41,7 @@ from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.rules import load_rules
 from solver.text import markdown_lines
 
-SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # 36,678 states, pure
+SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # pure (make bench: its states)
 RULE_GAMES, RULE_SEED = 120_000, 2026  # standard error below 0.002 a seat and a gain
 LOWEST = (-100, -200, -300)  # the lowest scores of the trade-off, at the small target, no floor
 SPREAD_ANSWER = ("equilibria", "opening", "anywhere", "regret")  # the spread in the answers
