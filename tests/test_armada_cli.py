@@ -137,6 +137,14 @@ def test_solve_caches_and_rebuilds(tmp_path, capsys, monkeypatch):
     code, out, err = run([*argv, "--no-cache"], capsys)
     assert json.loads(out)["opening"] == first["opening"] and "solving duel" in err
     assert (tmp_path / "cache" / "armada").is_dir()
+    code, out, _ = run(argv[:-1], capsys)  # for people: the board, then names and values
+    rows = [line.split(maxsplit=1) for line in out.splitlines()[1:]]
+    assert code == 0 and dict(rows) == {"objective": "duel", "states": "21",
+                                        "opening": str(first["opening"]),
+                                        "seconds": dict(rows)["seconds"],
+                                        "cache": first["cache"]}
+    assert len({line.index(value) for line, (_, value) in zip(out.splitlines()[1:], rows,
+                                                             strict=True)}) == 1  # one column
 
 
 def test_variants_listed(capsys):

@@ -171,22 +171,24 @@ def solve(objective, no_cache, as_json, board_file, variants) -> None:
       treasure armada solve --objective duel --no-cache
     """
     from solver.armada.tables import cache_path, load_table
+    from solver.text import table
 
     game = _game(board_file, variants)
     start = time.perf_counter()
-    table = load_table(game, objective, rebuild=no_cache)
+    solved = load_table(game, objective, rebuild=no_cache)
     levels, skulls = game.opening
     result = {"board": game.board.label, "objective": objective,
               "variants": list(game.rules.variants), "states": game.n_states,
-              "opening": round(float(table[skulls, game.code(levels)]), 9),
+              "opening": round(float(solved[skulls, game.code(levels)]), 9),
               "cache": str(cache_path(game, objective) or "(not cached)"),
               "seconds": round(time.perf_counter() - start, 2)}
     if as_json:
         click.echo(dumps_json(result), nl=False)
         return
     click.echo(result["board"])
-    for key in ("objective", "states", "opening", "seconds", "cache"):
-        click.echo(f"{key:9s} {result[key]}")
+    click.echo(table(None, [(key, result[key]) for key in
+                            ("objective", "states", "opening", "seconds", "cache")], "ll"),
+               nl=False)
 
 
 @armada.command()
