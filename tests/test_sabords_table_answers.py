@@ -133,6 +133,36 @@ def test_four_players_play_the_rule_labelled() -> None:
         game_answer(two_player, players=3, scores="100,200", whole=reduced, **ARGS)
 
 
+@pytest.mark.slow
+def test_three_players_past_the_exact_tables_play_the_rule_and_say_why(monkeypatch) -> None:
+    """A three-player table larger than this version solves is answered by the rule, labelled
+    with why, as four players are; within the limit the same question is exact."""
+    from solver.sabords.answer_text import rule_note
+    from solver.sabords.answers import answered_by_rule
+    from solver.sabords.game.table import states
+
+    assert not answered_by_rule(3, **ARGS) and answered_by_rule(4, **ARGS)
+    monkeypatch.setattr(states, "MAX_STATES", 10)
+    assert answered_by_rule(3, **ARGS) and not answered_by_rule(2, **ARGS)
+    head = game_answer(two_player, players=3, whole=no_whole_table, **ARGS)
+    assert head["exact"] is False and head["rule"] == "leader" and len(head["seat_wins"]) == 3
+    assert "states; this version solves up to 10" in head["beyond_exact"]
+    assert "why not exact: the exact 3-player table at target 500" in rule_note(head)
+    answer = game_answer(two_player, scores="300,400,200", whole=no_whole_table, **ARGS)
+    assert answer["exact"] is False and "beyond_exact" in answer and len(answer["wins"]) == 3
+    from solver.sabords.answers import hold_answer
+
+    advice = hold_answer("captain", "CCDMPSXX", two_player, scores="300,400,200",
+                         whole=no_whole_table, **ARGS)
+    assert advice["exact"] is False and advice["rule_position"]["leader"] == 400
+    four = game_answer(two_player, players=4, whole=no_whole_table, **ARGS)
+    assert "beyond_exact" not in four and "why not" not in rule_note(four)
+
+
+def no_whole_table(spec):
+    raise AssertionError("a question the rule answers asked for an exact table")
+
+
 def test_four_player_hold_is_the_two_player_hold_against_the_leader() -> None:
     from solver.sabords.answers import hold_answer
 

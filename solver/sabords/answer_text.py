@@ -56,11 +56,17 @@ def headline_text(head: dict) -> None:
 
 
 def rule_note(answer: dict) -> str:
-    """What a four- or five-player answer is: the rule's simulated games, not exact."""
+    """What an answer of the rule is (four or five players, or three past the exact tables):
+    the rule's simulated games, not exact."""
     errors = max(answer["standard_errors"])
     return (f"not exact: every seat plays the rule '{answer['rule']}' ({answer['rule_title']}); "
             f"{answer['games']:,} simulated games (seed {answer['seed']}), standard error at "
-            f"most {errors:.4f}; its measured cost: reports/sabords/game.md")
+            f"most {errors:.4f}; its measured cost: reports/sabords/game.md" + _why(answer))
+
+
+def _why(answer: dict) -> str:
+    """Why three players are answered by the rule (their exact table is past this version)."""
+    return f"\nwhy not exact: {answer['beyond_exact']}" if "beyond_exact" in answer else ""
 
 
 def game_hold_text(advice: dict, show_all: bool) -> None:
@@ -73,7 +79,7 @@ def game_hold_text(advice: dict, show_all: bool) -> None:
         click.echo(f"not exact: the rule '{advice['rule']}' ({advice['rule_title']}) at "
                    f"{advice['rule_position']['me']} against {advice['rule_position']['leader']}"
                    f" ({advice['rule_position']['phase']}); its measured cost: "
-                   "reports/sabords/game.md")
+                   "reports/sabords/game.md" + _why(advice))
     phase = advice["phase"]
     if advice.get("island"):  # the Island of Skulls: nothing to choose
         from solver.sabords.turn.advice import island_text

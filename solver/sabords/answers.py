@@ -149,21 +149,32 @@ def _scores(me, opponent, sudden_death, scores, trigger, race) -> tuple[int, ...
     return listed
 
 
-EXACT_PLAYERS = 3  # the most players solved exactly; more play the measured rule
-
-
 def _table_spec(spec: GameSpec, players: int):
     from solver.sabords.game.table.states import TableSpec
 
     return TableSpec(spec, players)
 
 
+def _by_rule(layout) -> dict | None:
+    """The label of an answer that the measured rule gives (why, in ``beyond_exact``: four or
+    five players, or a three-player table past what this version solves), or None when the
+    table is solved exactly."""
+    from solver.sabords.game.table.states import EXACT_PLAYERS, beyond_exact
+
+    reason = beyond_exact(layout)
+    if reason is None:
+        return None
+    return {} if layout.players > EXACT_PLAYERS else {"beyond_exact": reason}
+
+
 def _table_headline(whole, table: TableSource, spec: GameSpec, players: int) -> dict:
     from solver.sabords.game.table.positions import headline, load_play, rule_headline
+    from solver.sabords.game.table.states import Layout
 
     table_spec = _table_spec(spec, players)
-    if players > EXACT_PLAYERS:
-        return rule_headline(load_play(table(spec)), table_spec.players)
+    rule = _by_rule(Layout(table_spec))
+    if rule is not None:
+        return {**rule_headline(load_play(table(spec)), table_spec.players), **rule}
     return headline(whole(table_spec))
 
 
@@ -177,19 +188,21 @@ def _table_position(whole, table: TableSource, spec: GameSpec, scores: tuple[int
     phase, units = phase_of(layout, scores, trigger, race)
     if card is not None:
         spec.rules.card(card)
-    if len(scores) > EXACT_PLAYERS:
+    rule = _by_rule(layout)
+    if rule is not None:
         if card is not None:
-            raise InputError("with four or five players a position is answered before the "
+            raise InputError("where the rule answers (four or five players, or a three-player "
+                             "table past the exact ones) a position is answered before the "
                              "card only (the rule's simulated games draw their cards)")
-        return rule_position(load_play(table(spec)), layout, phase, units)
+        return {**rule_position(load_play(table(spec)), layout, phase, units), **rule}
     return position(whole(table_spec), phase, units, card)
 
 
 def _table_hold(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ...], trigger,
                 race, card, dice, **flags) -> dict:
     """``hold`` at a table of three or more: every option's P(win) from the solved table
-    (three players), or as the rule plays it (four and five: the two-player table at my score
-    against the leader's, labelled)."""
+    (three players), or as the rule plays it (four and five, or three past the exact tables:
+    the two-player table at my score against the leader's, labelled)."""
     from solver.sabords.game.advice import game_hold, hold_by_payoffs
     from solver.sabords.game.table.positions import mover_payoffs, phase_of, rule_hold_position
     from solver.sabords.game.table.rule import RULE, RULE_TITLE
@@ -201,12 +214,13 @@ def _table_hold(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ..
     layout = Layout(table_spec)
     phase, units = phase_of(layout, scores, trigger, race)
     advise(card, Objective("points"), spec.rules, dice, **flags)  # the turn's own checks first
-    if len(scores) > EXACT_PLAYERS:
+    rule = _by_rule(layout)
+    if rule is not None:
         two_phase, me, leader = rule_hold_position(layout, phase, units)
         advice = game_hold(table(spec), card, me, leader, two_phase, dice, **flags)
         return {**advice, "players": len(scores), "scores": list(scores), "phase": phase,
                 "exact": False, "rule": RULE, "rule_title": RULE_TITLE,
-                "rule_position": {"phase": two_phase, "me": me, "leader": leader}}
+                "rule_position": {"phase": two_phase, "me": me, "leader": leader}, **rule}
     solution = whole(table_spec)
     return hold_by_payoffs(
         spec.rules, card, dice,
@@ -242,3 +256,12 @@ def whole_table(use_cache: bool = True):
 
         return load_table(spec, use_cache=use_cache, progress=True)
     return source
+
+
+def answered_by_rule(players: int, target: int | None, variants: Sequence[str]) -> bool:
+    """Whether a position of ``players`` scores is answered by the measured rule (which reads
+    the two-player table's play) rather than an exact table."""
+    from solver.sabords.game.table.states import Layout
+
+    return players > 2 and _by_rule(Layout(_table_spec(game_spec(target, variants),
+                                                        players))) is not None

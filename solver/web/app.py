@@ -113,10 +113,11 @@ def create_app(proofs_dir: Path = PROOFS_DIR, reports_dir: Path = REPORTS_DIR) -
 
     @app.post("/api/sabords/game")
     def sabords_game(query: SabordsGame) -> Response:
-        from solver.sabords.answers import EXACT_PLAYERS, game_answer
+        from solver.sabords.answers import answered_by_rule, game_answer
 
-        # four or five players: the rule plays the two-player table's play (built ahead)
-        rule = query.scores is not None and len(query.scores) > EXACT_PLAYERS
+        # where the rule answers, it plays the two-player table's play (built ahead)
+        rule = query.scores is not None and answered_by_rule(len(query.scores), query.target,
+                                                             query.variants)
         return json_response(answers.body("sabords/game", query, _naming_scores(
             query, lambda: game_answer(
             play_tables if rule else game_tables, me=query.me, opponent=query.opponent,

@@ -64,7 +64,7 @@ def review_record(record: GameRecord, table_source: Callable | None = None,
         from solver.sabords.review.table import table_turns, table_values
 
         return _review(record, "win", table_turns(record, spec, table_source, whole),
-                       table_values(len(record.players)))
+                       table_values(spec, len(record.players)))
     table = table_source(spec)
     return _review(record, "win", _game_turns(record, table))
 

@@ -27,14 +27,17 @@ from solver.sabords.review.turn import TurnReplay
 from solver.sabords.turn.lanes import UNIT, card_turn
 
 
-def table_values(players: int) -> dict:
-    """The review's label for the values it reads: exact (three players) or the rule's."""
-    from solver.sabords.answers import EXACT_PLAYERS
+def table_values(spec, players: int) -> dict:
+    """The review's label for the values it reads: exact (three players, a table this version
+    solves) or the rule's (with why, when three players are past the exact tables)."""
     from solver.sabords.game.table.rule import RULE, RULE_TITLE
+    from solver.sabords.game.table.states import EXACT_PLAYERS, Layout, TableSpec, beyond_exact
 
-    if players <= EXACT_PLAYERS:
+    reason = beyond_exact(Layout(TableSpec(spec, players)))
+    if reason is None:
         return {"exact": True, "identity": True}
-    return {"exact": False, "rule": RULE, "rule_title": RULE_TITLE, "identity": False}
+    why = {} if players > EXACT_PLAYERS else {"beyond_exact": reason}
+    return {"exact": False, "rule": RULE, "rule_title": RULE_TITLE, "identity": False, **why}
 
 
 def table_turns(record: GameRecord, spec, table_source: Callable, whole: Callable | None):
@@ -60,12 +63,11 @@ class TableGame:
     ``hold --scores`` values them, and the positions they lead to."""
 
     def __init__(self, spec, players: int, table_source: Callable, whole: Callable | None):
-        from solver.sabords.answers import EXACT_PLAYERS
-        from solver.sabords.game.table.states import Layout, TableSpec
+        from solver.sabords.game.table.states import Layout, TableSpec, beyond_exact
 
         self.rules, self.players = spec.rules, players
         self.layout = Layout(TableSpec(spec, players))
-        self.exact = players <= EXACT_PLAYERS
+        self.exact = beyond_exact(self.layout) is None
         if self.exact and whole is None:
             raise InputError("a review of three players needs the whole table's source")
         self.solution = whole(self.layout.spec) if self.exact else None

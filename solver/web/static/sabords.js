@@ -293,6 +293,10 @@ function exactness(answer) {
   return el("p", { id: "exactness", class: "hint", "data-exact": "false",
                    "data-rule": answer.rule },
   t("sabords.rule", { title: answer.rule_title, players: answer.players }), " ",
+  ...(answer.beyond_exact
+    ? [el("span", { id: "beyond-exact", title: answer.beyond_exact }, t("sabords.rule.beyond")),
+       " "]
+    : []),
   el("a", { href: "reports/sabords/game.md", target: "_blank" }, t("sabords.rule.cost")));
 }
 

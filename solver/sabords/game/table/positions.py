@@ -27,13 +27,18 @@ from solver.sabords.game.table.rule import (
     leader_play,
     two_player_position,
 )
-from solver.sabords.game.table.states import NORMAL, RACE, EndRules, Layout, TableSpec, final
+from solver.sabords.game.table.states import (
+    MAX_STATES,
+    NORMAL,
+    RACE,
+    EndRules,
+    Layout,
+    TableSpec,
+    final,
+)
 from solver.sabords.game.two_player import GameTable
 from solver.sabords.turn.lanes import UNIT, deck_turns
 
-# The largest table solved on request: every state keeps its turns' warm starts in memory,
-# about 53 KB a state with eight dice (64,000 states: 3.4 GB), and a command stays under 8 GB.
-MAX_STATES = 100_000
 CACHE_VERSION = 1
 
 

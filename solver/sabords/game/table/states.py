@@ -32,6 +32,10 @@ from solver.sabords.rules import Rules
 from solver.sabords.turn.lanes import DeckTurns, deck_turns
 
 NORMAL, RACE = "normal", "race"
+EXACT_PLAYERS = 3  # the most players solved exactly; more play the measured rule
+# The largest table solved on request: every state keeps its turns' warm starts in memory,
+# about 53 KB a state with eight dice (64,000 states: 3.4 GB), and a command stays under 8 GB.
+MAX_STATES = 100_000
 
 
 def final(k: int) -> str:
@@ -286,3 +290,17 @@ def turn_ends(kind: np.ndarray, scores: np.ndarray, own, loss, win, low: int, to
     winners = np.where(resolved, mask, np.where(in_race & reached, 1, 0))
     won = np.asarray(win, dtype=bool)
     return np.where(won, ENDED, nxt), after, np.where(won, 1, winners)
+
+
+def beyond_exact(layout: Layout) -> str | None:
+    """Why the answers at this table come from the measured rule rather than an exact table:
+    four or five players, or a three-player table larger than this version solves
+    (:data:`MAX_STATES`); ``None`` when the table is solved exactly."""
+    if layout.players > EXACT_PLAYERS:
+        return f"the exact tables stop at {EXACT_PLAYERS} players"
+    if layout.states > MAX_STATES:
+        spec = layout.spec
+        return (f"the exact {spec.players}-player table at target {spec.game.target} with "
+                f"scores down to {spec.game.low} has {layout.states:,} states; this version "
+                f"solves up to {MAX_STATES:,}")
+    return None
