@@ -442,18 +442,19 @@ def _departures_lines(s: dict, target: int) -> list[str]:
         f"worth less by more than {CHANGED:g}. The share weights each decision by its card's "
         "and its roll's chance, every position counted once.",
         "",
-        "| departs from | decisions | share |",
-        "|---|---:|---:|",
+        *markdown_lines(["departs from", "decisions", "share"],
+                        [(label, f"{d['departs'][key]:,}", f"{d['share'][key]:.4f}")
+                         for key, label in (("points", "points play"), ("rule", "the rule"),
+                                            ("both", "both"))], "lrr"),
+        "",
+        "The costliest where it departs from both (P(win) the mover gives up):",
+        "",
+        *markdown_lines(["scores", "card", "dice", "exact", "points", "rule", "P(win)",
+                         "cost (points)", "cost (rule)"],
+                        [(",".join(map(str, e["scores"])), e["card"], e["dice"], e["best"],
+                          e["points"], e["rule"], f"{e['win']:.4f}", f"{e['points_cost']:.4f}",
+                          f"{e['rule_cost']:.4f}") for e in d["examples"]], "llllllrrr"),
     ]
-    for key, label in (("points", "points play"), ("rule", "the rule"), ("both", "both")):
-        lines.append(f"| {label} | {d['departs'][key]:,} | {d['share'][key]:.4f} |")
-    lines += ["", "The costliest where it departs from both (P(win) the mover gives up):", "",
-              "| scores | card | dice | exact | points | rule | P(win) | cost (points) | "
-              "cost (rule) |", "|---|---|---|---|---|---|---:|---:|---:|"]
-    for e in d["examples"]:
-        lines.append(f"| {','.join(map(str, e['scores']))} | {e['card']} | {e['dice']} | "
-                     f"{e['best']} | {e['points']} | {e['rule']} | {e['win']:.4f} | "
-                     f"{e['points_cost']:.4f} | {e['rule_cost']:.4f} |")
     return lines
 
 
