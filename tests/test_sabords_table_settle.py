@@ -10,6 +10,7 @@ import pytest
 from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.equilibrium import TableSolver, regret
 from solver.sabords.game.table.linear import evaluate
+from solver.sabords.game.table.payoff import TIES
 from solver.sabords.game.table.settle import Reduced, RestrictedGame, project_simplex
 from solver.sabords.game.table.states import NORMAL, TableSpec
 from solver.sabords.rules import load_rules
@@ -122,3 +123,62 @@ def test_the_gain_jacobian_is_the_gains_derivative(cycling) -> None:
         q_down = np.concatenate(game.gains())
         assert np.abs((q_up - q_down) / (2 * h) - jac[:, i]).max() < 1e-8
     assert np.abs(jac).max() > 1e-4  # the weights move the values
+
+
+@pytest.mark.parametrize("tie", TIES)
+def test_the_restricted_game_and_its_oracle_share_one_objective(tie) -> None:
+    """A candidate's value in the restricted game (settle.RestrictedGame.gains, what settling
+    mixes by) is its value to the oracle (the best responses' payoff, TableSolver._pay), under
+    every tie rule: under ``next`` and ``previous`` that is the mover's own value plus
+    TIE_SHARE of the favoured player's, which differs from the own value alone by more than
+    the comparison's tolerance. Small table: three dice, target 300, floor 0; candidates the
+    turns of points play and of the mover's best response, mixed 0.6 / 0.4."""
+    spec = TableSpec.of(load_rules(("score-floor-zero",)).with_dice(3), 3, 300)
+    solver = TableSolver(spec, tie=tie)
+    layout = solver.layout
+    dist = np.ascontiguousarray(np.broadcast_to(points_play_outcomes(spec.rules),
+                                                (layout.states, layout.deck.count)))
+    values = solver.play(dist)
+    stage = next(s for s in layout.stages() if s.names == (NORMAL,))
+    rows = [int(r) for r in layout.index(NORMAL, [[1, 1, 2], [2, 0, 1], [0, 2, 2]])]
+    store = solver.lanes.storage(len(rows))
+    best = solver.lanes.solve(solver._pay(values, solver.succ[rows]), np.arange(len(rows)),
+                              store, 1e-14, distribution=True).dist
+    candidates = [np.array([dist[r], best[a]]) for a, r in enumerate(rows)]
+    assert min(np.abs(c[0] - c[1]).max() for c in candidates) > 1e-3  # two different turns
+    game = RestrictedGame(values.copy(), dist.copy(), solver.succ, solver._order(stage), rows,
+                          candidates, solver.weights)
+    x = np.tile([0.6, 0.4], len(rows))
+    game.commit(x)  # the table's values at the mix, by sweeps
+    oracle = solver._pay(game.table, solver.succ[rows])
+    expected = np.concatenate([c @ pay for c, pay in zip(candidates, oracle, strict=True)])
+    assert np.abs(np.concatenate(game.gains()) - expected).max() < 1e-15
+    game.play(x)  # the same mix by the reduced stage
+    assert np.abs(np.concatenate(game.gains()) - expected).max() < 1e-13
+    own = np.concatenate([c @ game.table[solver.succ[r], layout.players - 1]
+                          for c, r in zip(candidates, rows, strict=True)])
+    if tie == "engine":
+        assert np.array_equal(expected, own)
+    else:  # the share is there, and far above the tolerances used
+        assert np.abs(expected - own).min() > 1e-12
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tie", ["next", "previous"])
+def test_settling_under_a_tie_rule_keeps_the_certificate(cycling, tie) -> None:
+    """Under ``next`` and ``previous`` the mixing state is settled on the tie rule's payoff
+    (the oracle's): the solve's regret, on that payoff, is as small as the engine rule's, and
+    the certificate (regret(): the mover's own value alone, every turn solved again) stays
+    below 1e-12; the mix moves from the engine rule's by no more than the share can."""
+    _, engine = cycling
+    dice, target, low = CYCLING
+    solver = TableSolver(TableSpec.of(load_rules(("score-floor-zero",)).with_dice(dice), 3,
+                                      target, low), tie=tie)
+    solution = solver.solve(max_steps=12)
+    assert solution.stats["converged"] and solution.stats["regret"] <= 1e-14
+    assert regret(solution).max() <= 1e-12
+    mixed = [m["scores"] for m in solution.stats["mixed"]]
+    assert mixed == [m["scores"] for m in engine.stats["mixed"]]
+    for ours, theirs in zip(solution.stats["mixed"], engine.stats["mixed"], strict=True):
+        assert np.abs(np.array(ours["weights"]) - theirs["weights"]).max() < 1e-6
+    assert np.abs(solution.values - engine.values).max() < 1e-9

@@ -12,7 +12,8 @@ import pytest
 
 from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.solved import load_game, with_play
-from solver.sabords.game.table.equilibrium import TIE_SHARE, TIES, TableSolver, regret
+from solver.sabords.game.table.equilibrium import TableSolver, regret
+from solver.sabords.game.table.payoff import TIE_SHARE, TIES
 from solver.sabords.game.table.rule import leader_play, rule_dist
 from solver.sabords.game.table.spread import SAME, STARTS, equilibria, spread, start_play
 from solver.sabords.game.table.states import NORMAL, TableSpec

@@ -33,13 +33,12 @@ that mix with their weights (each turn's share of the mover's plays there);
 ``stats["settle_rounds"]`` counts the oracle rounds and ``stats["newton_residual"]`` is the
 mixing condition's largest residual left (both 0 when nothing cycles).
 
-**Ties.** When a mover's options are equally good for the mover the engine's order decides
-(:data:`solver.engine.batch.TIE`: stopping before rerolling, then the lattice's order); the
-others' values can depend on that choice, so the rule is part of the answer. Other rules
-(``TIES``) add ``TIE_SHARE`` of one other player's value to the mover's payoff, so that the
-mover's exact ties go to the turn best for that player (``next``: the player after the mover;
-``previous``: the player before); a turn so chosen gives up at most ``TIE_SHARE`` of the
-mover's own value, which the certificate (:func:`regret`, the mover's value alone) measures.
+**Ties.** When a mover's options are equally good for the mover, the others' values can
+depend on the choice, so the tie rule is part of the answer (:mod:`solver.sabords.game.table.
+payoff`: the engine's order, or ``TIE_SHARE`` of the player after or before the mover added to
+the mover's payoff). The best responses and the mixing of cycling states maximise the same
+payoff (:func:`~solver.sabords.game.table.payoff.mover_payoff`); the certificate
+(:func:`regret`) is the mover's own value alone.
 """
 
 from __future__ import annotations
@@ -52,6 +51,7 @@ import numpy as np
 
 from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.linear import evaluate
+from solver.sabords.game.table.payoff import mover_payoff, tie_weights
 from solver.sabords.game.table.settle import settle
 from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
 
@@ -62,8 +62,6 @@ FALL = 0.9  # the lowest regret has fallen when a step's is below this times the
 CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
 SETTLE_ROUNDS = 10  # oracle rounds of mixing the cycling states' turns (table.settle)
 MIXED = 1e-6  # weights below this are reported as a turn not played (the values use them)
-TIES = {"engine": None, "next": 1, "previous": -1}  # tie rule: the favoured player's column
-TIE_SHARE = 1e-10  # the favoured player's value in the mover's payoff under the other tie rules
 
 
 @dataclass
@@ -97,10 +95,7 @@ class TableSolver:
         self.layout = Layout(spec)
         self.progress = progress
         layout = self.layout
-        # the mover's payoff: its own column, plus TIE_SHARE of the favoured player's (TIES)
-        self.weights = np.eye(layout.players)[0]
-        if TIES[tie] is not None:
-            self.weights[TIES[tie] % layout.players] = TIE_SHARE
+        self.weights = tie_weights(tie, layout.players)  # the mover's payoff (table.payoff)
         self.lanes = layout.deck.lanes
         self.succ = np.zeros((layout.states, layout.deck.count), dtype=np.int32)
         for name, phase in layout.phases.items():
@@ -198,16 +193,12 @@ class TableSolver:
 
     def _own(self, rows_values: np.ndarray) -> np.ndarray:
         """The mover's payoff of states' values (their own column, and the tie rule's)."""
-        if self.weights[1:].any():
-            return rows_values @ self.weights
-        return rows_values[:, 0]
+        return mover_payoff(rows_values, self.weights)
 
     def _pay(self, values: np.ndarray, succ: np.ndarray) -> np.ndarray:
         """The mover's payoff of each next state ``values[succ]`` (the mover is its last
         column, the player after the mover its first)."""
-        if not self.weights[1:].any():
-            return values[succ, self.layout.players - 1]
-        return np.roll(values[succ], 1, axis=-1) @ self.weights
+        return mover_payoff(values, self.weights, succ, self.layout.players - 1)
 
     def _order(self, stage: Stage) -> np.ndarray:
         """The sweeps' order (:attr:`Layout.order`) on a stage's states."""
@@ -283,7 +274,7 @@ class TableSolver:
             seen = {int(rows[at]): [dist[rows[at]].copy(), *(p[at] for p in played if at in p)]
                     for at in cycling.tolist()}
             settled = settle(values, dist, self.succ, self._order(stage), respond, rows, seen, tol,
-                             settle_rounds, self.progress)
+                             settle_rounds, self.progress, self.weights)
             worst, regret[rows] = settled.regret, settled.gain
             rounds, newton = settled.rounds, settled.newton_gap
             mixed = [{**_where(layout, row), "weights": [float(w) for w in weights if w > MIXED]}

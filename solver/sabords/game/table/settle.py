@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.sabords.game.table.linear import evaluate
+from solver.sabords.game.table.payoff import mover_payoff
 
 SCALE = 1e4  # c: the weight step per unit of value in the fixed point w = P(w + c Q)
 STEP = 1e-7  # the finite-difference step of the Jacobian (in weight)
@@ -115,10 +116,14 @@ class Reduced:
 class RestrictedGame:
     """The weights on the cycling states' candidates, the rest of the stage fixed (its
     values by :class:`Reduced`; ``values`` and ``dist``, the whole table's, are changed only
-    by :meth:`commit`)."""
+    by :meth:`commit`). A candidate is worth to its mover what the oracle's best responses
+    maximise (``weights``: :func:`~solver.sabords.game.table.payoff.mover_payoff`'s; the
+    mover's own value when None)."""
 
     def __init__(self, values: np.ndarray, dist: np.ndarray, succ: np.ndarray,
-                 order: np.ndarray, rows: list[int], candidates: list[np.ndarray]) -> None:
+                 order: np.ndarray, rows: list[int], candidates: list[np.ndarray],
+                 weights: np.ndarray | None = None) -> None:
+        self.weights = np.eye(values.shape[1])[0] if weights is None else weights
         self.table, self.dist, self.succ, self.order = values, dist, succ, order
         self.rows = rows
         self.candidates = candidates
@@ -127,8 +132,12 @@ class RestrictedGame:
         self.nxt = np.roll(values[succ[rows]], 1, axis=2)  # the values last played
         self.inverse: np.ndarray | None = None  # Reduced.next_values' at the mix last played
         # each candidate's value to its mover by the mixing rows' values u: (candidates, u)
-        self.lift = np.concatenate([c @ self.reduced.coef[a, :, 0, :]
+        self.lift = np.concatenate([c @ self.payoff(np.moveaxis(self.reduced.coef[a], 1, -1))
                                     for a, c in enumerate(candidates)])
+
+    def payoff(self, by_position: np.ndarray) -> np.ndarray:
+        """The mover's payoff of value vectors listed from the mover (the last axis)."""
+        return mover_payoff(by_position, self.weights)
 
     def split(self, x: np.ndarray) -> list[np.ndarray]:
         return np.split(x, np.cumsum(self.sizes)[:-1])
@@ -152,7 +161,8 @@ class RestrictedGame:
 
     def gains(self) -> list[np.ndarray]:
         """Each candidate's value to its mover at the values last played."""
-        return [cands @ nxt[:, 0] for cands, nxt in zip(self.candidates, self.nxt, strict=True)]
+        return [cands @ self.payoff(nxt)
+                for cands, nxt in zip(self.candidates, self.nxt, strict=True)]
 
     def gain_jacobian(self, x: np.ndarray) -> np.ndarray:
         """d Q / d x at the mix ``x`` last played (candidates by candidates): a weight moves
@@ -234,18 +244,20 @@ Respond = Callable[[], tuple[np.ndarray, np.ndarray]]
 def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.ndarray,
            respond: Respond, rows: np.ndarray,
            seen: dict[int, list[np.ndarray]], tol: float = 1e-12, rounds: int = 10,
-           progress: bool = False) -> Settled:
+           progress: bool = False, weights: np.ndarray | None = None) -> Settled:
     """Mix the turns of the cycling states of one stage (``rows``; ``seen``: row -> the
     distributions it played in the cycle) until no mover gains more than ``tol``, or
     ``rounds`` oracle calls. ``values`` and ``dist`` (the whole table's) are changed in place;
     ``order``: the stage's rows in sweep order; ``respond()`` gives every state of the stage
-    its mover's best gain and best turn against ``values``."""
+    its mover's best gain and best turn against ``values``, for the mover's payoff ``weights``
+    (:func:`~solver.sabords.game.table.payoff.mover_payoff`; the mover's own value when None),
+    which the restricted game maximises too."""
     started = time.perf_counter()
     cands = {row: _distinct(ds) for row, ds in seen.items()}
     for rnd in range(1, rounds + 1):
         mixing = sorted(cands)
         game = RestrictedGame(values, dist, succ, order, mixing,
-                              [np.array(cands[r]) for r in mixing])
+                              [np.array(cands[r]) for r in mixing], weights)
         x = np.concatenate([np.full(len(cands[r]), 1.0 / len(cands[r])) for r in mixing])
         x, gap = game.solve(x)
         gain, best_dist = respond()

@@ -8,7 +8,7 @@ values move between the equilibria found:
 - *starts*: policy iteration from points play (``points``, the report's solve) and from the
   four- and five-player rule's play (``leader``: the two-player table against the leader,
   :mod:`solver.sabords.game.table.rule`);
-- *tie rules* (:data:`~solver.sabords.game.table.equilibrium.TIES`): the engine's order, or
+- *tie rules* (:data:`~solver.sabords.game.table.payoff.TIES`): the engine's order, or
   the mover's exact ties given to the player after or before the mover.
 
 Settling's candidate order is not varied: its logit path starts from equal weights and treats
@@ -27,7 +27,8 @@ import sys
 
 import numpy as np
 
-from solver.sabords.game.table.equilibrium import TIES, TableSolution, TableSolver, regret
+from solver.sabords.game.table.equilibrium import TableSolution, TableSolver, regret
+from solver.sabords.game.table.payoff import TIES
 from solver.sabords.game.table.rule import leader_play, rule_dist
 from solver.sabords.game.table.states import TableSpec
 from solver.sabords.game.two_player import GameTable
