@@ -229,7 +229,7 @@ def position(solution: TableSolution, phase: str, units: Sequence[int],
     return {**head, "win": float(wins[0]), "wins": [float(w) for w in wins]}
 
 
-# -- four and five players: the rule (solver.sabords.game.table.rule), simulated ----------------
+# -- four and five players, and three past the exact tables: the rule, simulated -------------
 RULE_GAMES = 20_000  # games a rule answer simulates (standard error about 0.003 a seat)
 RULE_SEED = 2026
 
@@ -241,6 +241,9 @@ def load_play(table: GameTable, *, use_cache: bool = True) -> GameTable:
     from solver.sabords.game.solved import with_play
 
     def build() -> dict[str, np.ndarray]:
+        print(f"the rule plays the two-player table's play (target {table.spec.target}): "
+              "solving every turn of that table once (a minute or two; cached afterwards)",
+              file=sys.stderr, flush=True)
         return {name: np.atleast_2d(dist) for name, dist in with_play(table).plays.items()}
 
     kind, key, label = _play_entry(table.spec)
