@@ -145,11 +145,10 @@ def armada_ready(builds: Builds, game, objective: str) -> None:
 @lru_cache(maxsize=1)
 def reference_states() -> int:
     """The states of the three-player table THREE_PLAYER_SECONDS was measured on."""
-    from solver.sabords.game.table.report import SMALL_TARGET, SMALL_VARIANTS
-    from solver.sabords.game.table.states import Layout, TableSpec
-    from solver.sabords.rules import load_rules
+    from solver.sabords.game.table.report import small_spec
+    from solver.sabords.game.table.states import Layout
 
-    return Layout(TableSpec.of(load_rules(list(SMALL_VARIANTS)), 3, SMALL_TARGET)).states
+    return Layout(small_spec()).states
 
 
 def whole_path(spec):

@@ -36,7 +36,7 @@ from solver.sabords.game.table.rule import (
     exact_against_points,
 )
 from solver.sabords.game.table.spread import table_spread
-from solver.sabords.game.table.states import NORMAL, TableSpec
+from solver.sabords.game.table.states import NORMAL, Layout, TableSpec
 from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.rules import load_rules
 from solver.text import markdown_lines
@@ -52,6 +52,7 @@ def _log(text: str) -> None:
 
 
 def small_spec(players: int = 3) -> TableSpec:
+    """The small table the report solves exactly (and `make bench` times)."""
     return TableSpec.of(load_rules(SMALL_VARIANTS), players, SMALL_TARGET)
 
 
@@ -392,7 +393,7 @@ def _lowest_lines(s: dict, target: int) -> list[str]:
         "an upper bound from every position with all scores at least 0). Sea battles' "
         "penalties take a mover's score far below zero at once, so the bound falls slowly. "
         "The solve's time grows with its states (`make bench` times the floored table: "
-        "36,678 states).", "",
+        f"{Layout(small_spec()).states:,} states).", "",
     ]
     cells = []
     for r in rows:
