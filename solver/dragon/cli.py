@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from solver.cli_status import StatusLine
-from solver.dragon.board import load_island
-from solver.dragon.position import load_position
+from solver.dragon.board import Island, load_island
+from solver.dragon.position import Position, load_position
 from solver.dragon.route import WORK_LIMIT
 from solver.errors import InputError
 from solver.io import dumps_json, output_path, read_text, write_output
+
+if TYPE_CHECKING:
+    from solver.dragon.move import Move
+    from solver.dragon.route import RouteQuery, RouteResult
+    from solver.dragon.rules import Rules
 
 BOARD_HELP = "Board file (default: the shipped reconstruction models/dracheninsel/board.toml)."
 POSITION_HELP = ("Position file (default: the opening, every hunter in its boat). Only the "
@@ -20,7 +27,7 @@ POSITION_HELP = ("Position file (default: the opening, every hunter in its boat)
                  "file, say) means all six, each in its boat.")
 
 
-def _load(board: str | None, position: str | None):
+def _load(board: str | None, position: str | None) -> tuple[Island, Position]:
     island = load_island(board)
     return island, load_position(position, island)
 
@@ -33,25 +40,25 @@ def _variants(items: tuple[str, ...]) -> dict[str, str]:
     return load_readings(items)
 
 
-def _colour(island, text: str) -> str:
+def _colour(island: Island, text: str) -> str:
     return island.model.parse_colour(text)
 
 
-def _some_card(_ctx, _param, value: str) -> str:
+def _some_card(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     """--hand must name at least one card (an empty hand is no question)."""
     if not any(token.strip() for token in value.split(",")):
         raise click.BadParameter("no card given; name one or more cards separated by commas")
     return value
 
 
-def _finite(_ctx, _param, value: float) -> float:
+def _finite(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
     """A number option that must be finite (``1e400`` reads as infinity, ``nan`` as no number)."""
     if not math.isfinite(value):
         raise click.BadParameter(f"{value} is not a finite number")
     return value
 
 
-def _position_options(f):
+def _position_options(f: Callable) -> Callable:
     """--board, --position and --variant, shared by route and patrol."""
     f = click.option("--variant", "variants", multiple=True, metavar="NAME",
                      help="A reading of an unclear rule (repeatable; see "
@@ -194,7 +201,7 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
     click.echo(_route_text(island, q, result))
 
 
-def _route_text(island, q, result) -> str:
+def _route_text(island: Island, q: RouteQuery, result: RouteResult) -> str:
     goal = "the treasure field" if q.goal == "treasure" else "a boat"
     hand = ", ".join(c.name for c in q.hand) or "(none)"
     lines = [f"{q.hunter} from {island.names[q.position.hunters[q.hunter].at]} to {goal}; "
@@ -225,7 +232,7 @@ def _route_text(island, q, result) -> str:
     return "\n".join(lines)
 
 
-def _details(move, q) -> str:
+def _details(move: Move, q: RouteQuery) -> str:
     """The move's details, saying "joker" when the card paying for the field is the
     hunter's own colour standing in for another terrain."""
     text = move.details()
@@ -312,7 +319,7 @@ def variants(as_json) -> None:
     click.echo(readings_text(readings), nl=False)
 
 
-def _readings(model) -> dict[str, dict]:
+def _readings(model: Rules) -> dict[str, dict]:
     """Every reading of every rule variant as ``variants --json`` shows it (the same keys as
     the other games' variants)."""
     from solver.dragon.rules import default_readings, variant_table

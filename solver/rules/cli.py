@@ -14,7 +14,7 @@ from solver.io import dumps_json
               help="Check only this game (repeatable): sabords, armada, dracheninsel (or dragon, "
                    "as the command group is named).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
-def check(games, as_json) -> None:
+def check(games: tuple[str, ...], as_json: bool) -> None:
     """Verify the rules: editions compared, rulebook numbers checked against the models,
     invariants and certificates re-verified, variant claims re-checked, the rule
     probabilities' closed forms (sympy) checked against the engine's exact numbers.
