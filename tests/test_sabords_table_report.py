@@ -102,7 +102,8 @@ def test_the_shipped_table_answers_as_the_solve_did(written) -> None:
                                                     "spread": headline(shipped)["spread"]}
     spread = summary["three_players_exact"]["spread"]
     assert headline(shipped)["spread"] == {k: spread[k] for k in ("equilibria", "opening",
-                                                                   "anywhere", "regret")}
+                                                                   "anywhere", "regret",
+                                                                   "ties")}
     assert headline(shipped)["seat_wins"] == summary["three_players_exact"]["seat_wins"]
     assert shipped_solution(TableSpec.of(RULES, 3, 400), proofs_dir=root) is None
 

@@ -17,6 +17,7 @@ from solver.sabords.game.table.payoff import TIE_SHARE, TIES
 from solver.sabords.game.table.rule import leader_play, rule_dist
 from solver.sabords.game.table.spread import SAME, STARTS, equilibria, spread, start_play
 from solver.sabords.game.table.states import NORMAL, TableSpec
+from solver.sabords.game.table.ties import mover_ties
 from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 
@@ -92,3 +93,14 @@ def test_the_tie_rules_favour_the_player_they_name() -> None:
     for tie in TIES:
         solver = TableSolver(SPEC, tie=tie)
         assert np.allclose(solver._pay(values, succ), expected[tie], rtol=0, atol=1e-16), tie
+
+
+def test_each_equilibrium_counts_its_ties(found) -> None:
+    """The spread's ties are the first run's equilibrium's (ties.mover_ties), and each run
+    carries its equilibrium's count."""
+    _, runs, sp = found
+    assert sp["ties"] == mover_ties(runs[0][2])
+    firsts = {}
+    for (_, _, solution), row in zip(runs, sp["runs"], strict=True):
+        firsts.setdefault(row["equilibrium"], mover_ties(solution)["turns"])
+        assert row["ties"] == firsts[row["equilibrium"]]

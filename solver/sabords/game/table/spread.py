@@ -19,6 +19,10 @@ differs by more than ``SAME``. Each distinct one's regret is recomputed from scr
 (:func:`~solver.sabords.game.table.equilibrium.regret`). Another equilibrium with the same
 play is certified by that one: a best turn's value moves by no more than the payoffs do, so
 its regret is at most the certified one plus twice the largest difference of their values.
+
+**Ties.** Each distinct equilibrium also counts its movers' exact ties that matter to another
+player (:func:`~solver.sabords.game.table.ties.mover_ties`): where they are, the tie rules
+could choose differently.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from solver.sabords.game.table.equilibrium import TableSolution, TableSolver, re
 from solver.sabords.game.table.payoff import TIES
 from solver.sabords.game.table.rule import leader_play, rule_dist
 from solver.sabords.game.table.states import TableSpec
+from solver.sabords.game.table.ties import mover_ties
 from solver.sabords.game.two_player import GameTable
 
 STARTS = ("points", "leader")
@@ -70,7 +75,9 @@ def same_play(a: TableSolution, b: TableSolution) -> bool:
 
 def spread(found: list[tuple[str, str, TableSolution]]) -> dict:
     """The equilibria grouped by play, each certified, and the largest differences of values
-    between them: at the opening by seat, and anywhere (any state, any player)."""
+    between them: at the opening by seat, and anywhere (any state, any player); ``ties``: the
+    first run's equilibrium's ties that matter (:func:`mover_ties`; each run's count is in
+    ``runs``)."""
     groups: list[list[int]] = []
     for i, (_, _, solution) in enumerate(found):
         group = next((g for g in groups if same_play(found[g[0]][2], solution)), None)
@@ -79,9 +86,11 @@ def spread(found: list[tuple[str, str, TableSolution]]) -> dict:
         else:
             group.append(i)
     runs: list[dict] = [{} for _ in found]
+    ties: list[dict] = []
     for number, group in enumerate(groups):
         first = found[group[0]][2]
         certified = float(regret(first).max())
+        ties.append(mover_ties(first))
         for i in group:
             start, tie, solution = found[i]
             apart = float(np.abs(solution.values - first.values).max())
@@ -89,7 +98,7 @@ def spread(found: list[tuple[str, str, TableSolution]]) -> dict:
                        "regret": certified if i == group[0] else certified + 2 * apart,
                        "recomputed": i == group[0],
                        "seat_wins": solution.seat_values().tolist(),
-                       "mixed": len(solution.stats["mixed"])}
+                       "mixed": len(solution.stats["mixed"]), "ties": ties[number]["turns"]}
     solutions = [s for _, _, s in found]
     layout = solutions[0].layout
     opening = np.array([s.seat_values() for s in solutions])
@@ -98,7 +107,7 @@ def spread(found: list[tuple[str, str, TableSolution]]) -> dict:
     row, column = np.unravel_index(int(np.argmax(apart)), apart.shape)
     name, scores = layout.state_of(int(row))
     return {
-        "equilibria": len(groups), "runs": runs,
+        "equilibria": len(groups), "runs": runs, "ties": ties[0],
         "regret": max(r["regret"] for r in runs),
         "opening": (opening.max(axis=0) - opening.min(axis=0)).tolist(),
         "anywhere": float(apart.max()),
