@@ -15,7 +15,7 @@ colour order. Node names are ``q,r`` for fields, ``0,0`` for the treasure field 
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -108,6 +108,18 @@ class Island:
                 if v is not None:
                     out.append((b, v))
         return out
+
+    def hops(self, start: int) -> dict[int, int]:
+        """Steps from ``start`` to every node (breadth first over the board graph)."""
+        hops = {start: 0}
+        queue = deque(hops)
+        while queue:
+            u = queue.popleft()
+            for v in self.adj[u]:
+                if v not in hops:
+                    hops[v] = hops[u] + 1
+                    queue.append(v)
+        return hops
 
     @property
     def _hex_node(self) -> dict[geo.Hex, int]:

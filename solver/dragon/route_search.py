@@ -113,13 +113,20 @@ class TurnSearch(Turn):
         rem, cards = self.remaining(st), best[st]
         if rem >= INF:
             return RouteResult(False, 0, None, [], "search", time.perf_counter() - t0)
-        plan = []
-        while parent[st] is not None:
-            st, move = parent[st]
-            plan.append(move)
-        plan.reverse()
+        plan = walk_back(parent, st)
         return RouteResult(rem == 0, cards, rem, plan, "search", time.perf_counter() - t0,
                            optimal=not cut)
+
+
+def walk_back(parent: dict[TurnState, tuple[TurnState, Move] | None],
+              st: TurnState) -> list[Move]:
+    """The moves from the search's start to ``st``, read back through ``parent``."""
+    plan = []
+    while parent[st] is not None:
+        st, move = parent[st]
+        plan.append(move)
+    plan.reverse()
+    return plan
 
 
 def search_route(q: RouteQuery, time_limit: float | None = None) -> RouteResult:

@@ -319,9 +319,14 @@ class Turn:
         adjacent = sorted(set(self.with_use["swap-adjacent"]) | set(self.with_use["swap-any"]))
         return [(adjacent, self.adj_pairs), (self.with_use["swap-any"], self.any_pairs)]
 
+    @staticmethod
+    def taken(st: TurnState) -> set[int]:
+        """The nodes under the mover, another hunter or a dragon (no swap touches them)."""
+        return {h[1] for h in st.others} | {st.at} | set(st.dragons)
+
     def _swaps(self, st: TurnState) -> list:
         isl, out, here = self.isl, [], self.isl.names[st.at]
-        taken = {h[1] for h in st.others} | {st.at} | set(st.dragons)
+        taken = self.taken(st)
         for kinds, pairs in self.swap_pairs(st):
             for k in kinds:
                 if not st.cards[k]:

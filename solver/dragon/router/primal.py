@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from solver.dragon.move import Move
 from solver.dragon.route import INF, RouteQuery, RouteResult
-from solver.dragon.route_search import TurnSearch, replay
+from solver.dragon.route_search import TurnSearch, replay, walk_back
 from solver.dragon.rulebook import DONE, TurnState
 
 PRIMAL_STATES = 500  # states the search takes before it stops
@@ -42,14 +42,7 @@ class JustInTimeSearch(TurnSearch):
     def __init__(self, q: RouteQuery) -> None:
         super().__init__(q)
         isl = self.isl
-        hops = {self.q.position.hunters[self.me].at: 0}
-        queue = deque(hops)
-        while queue:
-            u = queue.popleft()
-            for v in isl.adj[u]:
-                if v not in hops:
-                    hops[v] = hops[u] + 1
-                    queue.append(v)
+        hops = isl.hops(self.q.position.hunters[self.me].at)
         self.far_first = sorted((f for f in isl.fields), key=lambda f: (-hops.get(f, INF), f))
         self.swap_kinds = sorted(set(self.with_use["swap-adjacent"])
                                  | set(self.with_use["swap-any"]))
@@ -77,22 +70,31 @@ class JustInTimeSearch(TurnSearch):
         free = self.free_set(st)
         payable = {t for t in range(len(self.terrains))
                    if any(st.cards[k] for k in self.pays[t])}
-        taken = {h[1] for h in st.others} | {st.at} | set(st.dragons)
+
+        def brings(was: int, t: int) -> bool:
+            return t in free or (was not in payable and t in payable)
+
+        return self._pairs(st, targets, brings)
+
+    def _pairs(self, st: TurnState, targets: set[int],
+               brings: Callable[[int, int], bool]) -> list[tuple[list[int], list[tuple[int, int]]]]:
+        """The swaps offered onto ``targets`` (fields whose tile is not free): from a
+        neighbour, and with Tosende Elemente from afar, each bringing a tile that
+        ``brings(tile there, tile brought)``; as ``swap_pairs`` gives them."""
+        isl = self.isl
+        free = self.free_set(st)
+        taken = self.taken(st)
         near, far = set(), set()
         any_held = self._held(st, "swap-any")
         for f in sorted(targets - taken):
             was = st.tiles[f]
             if was in free:
                 continue
-
-            def brings(t: int, was: int = was) -> bool:
-                return t in free or (was not in payable and t in payable)
-
             for g in isl.adj[f]:
-                if isl.is_field(g) and g not in taken and brings(st.tiles[g]):
+                if isl.is_field(g) and g not in taken and brings(was, st.tiles[g]):
                     near.add((min(f, g), max(f, g)))
             if any_held:
-                far |= self._far_sources(st, f, brings, taken)
+                far |= self._far_sources(st, f, lambda t, was=was: brings(was, t), taken)
         return [(self._held(st, "swap-adjacent") + any_held, sorted(near)),
                 (any_held, sorted(far - near))]
 
@@ -141,20 +143,9 @@ class JustInTimeSearch(TurnSearch):
         dist = self.goal_distances(st)
         if dist is None:
             return []
-        isl, own = self.isl, self.own
-        free = self.free_set(st)
-        taken = {h[1] for h in st.others} | {st.at} | set(st.dragons)
-        paid = [f for f in isl.fields if dist[f] < dist[st.at] and st.tiles[f] not in free
-                and f not in taken]
-        near, far = set(), set()
-        for f in paid:
-            for g in isl.adj[f]:
-                if isl.is_field(g) and g not in taken and st.tiles[g] == own:
-                    near.add((min(f, g), max(f, g)))
-            if self._held(st, "swap-any"):
-                far |= self._far_sources(st, f, lambda t: t == own, taken)
-        self._offer = [(self._held(st, "swap-adjacent") + self._held(st, "swap-any"),
-                        sorted(near)), (self._held(st, "swap-any"), sorted(far - near))]
+        own = self.own
+        paid = {f for f in self.isl.fields if dist[f] < dist[st.at]}
+        self._offer = self._pairs(st, paid, lambda _was, t: t == own)
         try:
             return self._swaps(st)
         finally:
@@ -188,11 +179,7 @@ def _free_walk(search: JustInTimeSearch, st: TurnState) -> list[Move]:
     while queue:
         now = queue.popleft()
         if now.mode == DONE:
-            walk = []
-            while parent[now] is not None:
-                now, move = parent[now]
-                walk.append(move)
-            return walk[::-1]
+            return walk_back(parent, now)
         for move, nst, spent in search.successors(now):
             if not spent and move.action == "step" and nst not in parent:
                 parent[nst] = (now, move)
