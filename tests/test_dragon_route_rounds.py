@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from solver.dragon.bench import three_swap_queries
+from solver.dragon.route import INF
 from solver.dragon.route_search import replay
 from solver.dragon.router.model import CpRouter
 from solver.dragon.router.rounds import cp_route
@@ -56,3 +57,31 @@ def test_a_completed_proposal_is_the_bar_for_the_round():
     assert best.optimal and exact.optimal
     assert best.value == exact.value == (0, 3)
     assert replay(q, best.plan) == (best.value, best.reachable)
+
+
+@pytest.mark.parametrize("index", [0, 2, 6])
+def test_a_relaxation_not_solved_again_answers_as_a_fresh_solve(index):
+    """A relaxation raised to k swap cards is not solved again when its last solution
+    already plays k (``CpRouter.unchanged``): its answer must be a fresh model's. Hand 2's
+    plain bound rises with each swap card required (1, 2, 3), so reusing an answer that
+    plays too few would fail here; hand 6's solution plays all three, so it is reused."""
+    q = three_swap_queries(7)[index]
+    router = CpRouter(q, relax_swaps=True, min_swaps=1, sources=False)
+    router.solve()
+    reused = 0
+    for k in (2, 3):
+        router.require_swaps(k)
+        known = router.unchanged()
+        fresh = CpRouter(q, relax_swaps=True, min_swaps=k, sources=False)
+        fresh_result = fresh.solve()
+        if known is None:
+            router.solve(again=True)
+        else:
+            reused += 1
+            assert known.value == fresh_result.value
+        assert router.objective == fresh.objective
+    assert reused == {0: 1, 2: 0, 6: 2}[index]
+    # below the bar it would be solved under, the answer is "no route", as solve says
+    if reused:
+        assert router.unchanged(upper=router.objective - 1).remaining is None
+        assert router.objective == INF

@@ -45,6 +45,7 @@ class CpRouter:
         self.objective: int | None = None
         self.bound: int | None = None
         self.work = 0.0
+        self.answer: RouteResult | None = None  # the last solve's, for ``unchanged``
 
     def solve(self, workers: int = 1, work_limit: float = WORK_LIMIT,
               hint: CpRouter | None = None, lower: int | None = None,
@@ -63,6 +64,7 @@ class CpRouter:
         ``again``: solve the model built for an earlier call once more, with the constraints
         added since (its bounds stay: they may only tighten); ``work`` adds up."""
         t0 = time.perf_counter()
+        self.answer = None
         if self.facts.start == self.facts.treasure_field:
             return RouteResult(True, 0, 0, [], "cp-sat", 0.0)
         if again and self.model is not None:
@@ -113,12 +115,34 @@ class CpRouter:
             solver.Value(x) for L in r.layers
             for x in list(L.goal.values()) + list(L.leave_steps.values())
             + list(L.leave_flights.values()))
-        return RouteResult(reached, cards, rem if rem < INF else None, plan, "cp-sat",
-                           time.perf_counter() - t0, optimal=status == cp_model.OPTIMAL)
+        self.answer = RouteResult(reached, cards, rem if rem < INF else None, plan, "cp-sat",
+                                  time.perf_counter() - t0, optimal=status == cp_model.OPTIMAL)
+        return self.answer
 
     def continuation_nodes(self) -> list[int]:
         """The solved continuation's cells, in order (empty when the goal is reached)."""
         return PlanReader(self.model, self.sol).continuation()
+
+    def unchanged(self, lower: int | None = None,
+                  upper: int | None = None) -> RouteResult | None:
+        """The answer solving this relaxation ``again`` would give, when known without
+        solving: the last solve was optimal and its solution plays at least the swap cards
+        now required (``require_swaps``), so it stays optimal within ``lower`` and
+        ``upper`` (an empty answer when ``upper`` is below it, as ``solve`` gives); None
+        when the model must be solved again."""
+        r, last = self.model, self.answer
+        if r is None or last is None or not last.optimal or self.objective is None:
+            return None
+        if self.objective >= INF or (lower is not None and self.objective < lower):
+            return None
+        played = sum(self.sol.Value(x) for (k, _key), x in r.use.items()
+                     if k in r.swap_kinds)
+        if played < r.min_swaps:
+            return None
+        if upper is not None and self.objective > upper:
+            self.objective = self.bound = INF
+            return RouteResult(False, 0, None, [], "cp-sat", 0.0)
+        return last
 
     def require_swaps(self, n: int) -> None:
         """The built model (a relaxation) must now play at least ``n`` swap cards: solve it

@@ -212,7 +212,12 @@ def _stage_model(q: RouteQuery, stage: bool | str, k: int, built: dict,
 
 
 def _attempt(router: CpRouter, *args: Any, **kwargs: Any) -> RouteResult | None:
-    """``router.solve(...)``, or None when the work limit passed before any solution."""
+    """``router.solve(...)``, or None when the work limit passed before any solution. A
+    model solved ``again`` whose answer cannot change (``CpRouter.unchanged``) is not."""
+    if kwargs.get("again"):
+        known = router.unchanged(kwargs.get("lower"), kwargs.get("upper"))
+        if known is not None:
+            return known
     try:
         return router.solve(*args, **kwargs)
     except NotSolved:
