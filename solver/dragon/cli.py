@@ -179,8 +179,9 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
     water+forest; flight, long-journey, swap-adjacent, swap-any, dragon-patrol, curse, fright,
     ambush, slumber, counterspell, betrayal (German names work too: "Tollkühner Flug").
 
-    Most queries take well under a second; a hand of three swap cards may take minutes (a
-    status line on stderr says which model is being solved; --work-limit caps each).
+    A hand of three swap cards may solve many models, and its rare worst case takes far
+    longer than the rest (`make bench` measures both; a status line on stderr says which
+    model is being solved; --work-limit caps each).
 
     \b
     Example:

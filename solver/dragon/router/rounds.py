@@ -29,8 +29,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
 
     Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
     so far is returned with ``optimal`` False; the same query always gives the same answer.
-    ``progress``, if given, is told which model is being solved (for a status line: most
-    queries take well under a second, a rare one with three swap cards minutes).
+    ``progress``, if given, is told which model is being solved (for a status line: a hand
+    of three swap cards may solve many models; ``make bench`` measures how long).
     """
     t0 = time.perf_counter()
     say = progress or (lambda _text: None)
