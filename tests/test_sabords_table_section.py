@@ -1,19 +1,20 @@
-"""The whole table's section of reports/sabords/game.md rendered from the shipped table.json
-(solver.sabords.game.table.report.table_section): its tables carry the summary's numbers."""
+"""The departures' tables of the whole table's section of reports/sabords/game.md, rendered
+from the shipped table.json: they carry the summary's numbers."""
 
 from __future__ import annotations
 
 import json
 
 from solver.paths import REPORTS_DIR
-from solver.sabords.game.table.report import table_section
+from solver.sabords.game.table.report import _departures_lines
 from tests.markdown_rows import table_rows
 
 
 def test_the_departures_tables_carry_the_summary() -> None:
     summary = json.loads((REPORTS_DIR / "sabords" / "table.json").read_text(encoding="utf-8"))
     d = summary["departures"]
-    rows = table_rows(table_section(summary))
+    target = summary["three_players_exact"]["target"]
+    rows = table_rows("\n".join(_departures_lines(summary, target)))
     assert ("both", f"{d['departs']['both']:,}", f"{d['share']['both']:.4f}") in rows
     for e in d["examples"]:
         assert (",".join(map(str, e["scores"])), e["card"], e["dice"], e["best"], e["points"],
