@@ -97,10 +97,9 @@ def test_the_reduced_stage_is_the_stage_swept(cycling) -> None:
                                                    axis=2)).max() > 1e-6  # the mix mattered
 
 
-@pytest.mark.slow
-def test_the_gain_jacobian_is_the_gains_derivative(cycling) -> None:
-    """Newton's Jacobian (RestrictedGame.gain_jacobian, by the reduced system's inverse)
-    against central differences of the candidates' values."""
+def _blended_game(cycling) -> tuple[RestrictedGame, np.ndarray]:
+    """The restricted game of three of the cycling table's states, each blending its turn
+    with points play's, and a mix of them."""
     solver, solution = cycling
     layout = solver.layout
     stage = next(s for s in layout.stages() if s.names == (NORMAL,))
@@ -109,7 +108,14 @@ def test_the_gain_jacobian_is_the_gains_derivative(cycling) -> None:
     game = RestrictedGame(solution.values.copy(), solution.dist.copy(), solver.succ,
                           solver._order(stage), rows,
                           [np.array([solution.dist[r], points]) for r in rows])
-    x = np.array([0.7, 0.3, 0.4, 0.6, 0.2, 0.8])
+    return game, np.array([0.7, 0.3, 0.4, 0.6, 0.2, 0.8])
+
+
+@pytest.mark.slow
+def test_the_gain_jacobian_is_the_gains_derivative(cycling) -> None:
+    """Newton's Jacobian (RestrictedGame.gain_jacobian, by the reduced system's inverse)
+    against central differences of the candidates' values."""
+    game, x = _blended_game(cycling)
     game.play(x)
     jac = game.gain_jacobian(x)
     h = 1e-5
@@ -182,3 +188,24 @@ def test_settling_under_a_tie_rule_keeps_the_certificate(cycling, tie) -> None:
     for ours, theirs in zip(solution.stats["mixed"], engine.stats["mixed"], strict=True):
         assert np.abs(np.array(ours["weights"]) - theirs["weights"]).max() < 1e-6
     assert np.abs(solution.values - engine.values).max() < 1e-9
+
+
+@pytest.mark.slow
+def test_the_residual_jacobian_is_the_residuals_derivative(cycling) -> None:
+    """Newton's Jacobian of the equilibrium condition and of the logit path
+    (RestrictedGame.residual_jacobian, exact) against central differences of the residual."""
+    game, x = _blended_game(cycling)
+    game.play(x)
+    spread = max(float(np.ptp(q)) for q in game.gains())
+    for tau in (0.0, spread, 0.1 * spread):
+        game.play(x)
+        jac = game.residual_jacobian(x, tau)
+        h = 1e-7
+        for i in range(len(x)):
+            up, down = x.copy(), x.copy()
+            up[i] += h
+            down[i] -= h
+            diff = (game.at(up, tau) - game.at(down, tau)) / (2 * h)
+            assert np.abs(diff - jac[:, i]).max() < 1e-5 * max(1.0, np.abs(jac).max())
+        if tau:
+            assert np.abs(jac - np.eye(len(x))).max() > 1e-5  # the values answer the weights

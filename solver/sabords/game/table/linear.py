@@ -46,3 +46,42 @@ def evaluate(values: np.ndarray, order: np.ndarray, succ: np.ndarray, dist: np.n
         if sweep(values, order, succ, dist) <= tol:
             return sweeps
     raise RuntimeError("the whole table's values did not converge")
+
+
+@njit(cache=True)
+def sweep_columns(local, order, succ, dist, start):
+    """One Gauss-Seidel sweep of many value tables at once: ``local[r - start, j, k]`` is
+    table ``k``'s entry for row ``r`` (the rows ``start`` onwards; every row outside them is
+    0 in every table), updated as :func:`sweep` over ``order``. Returns the largest change."""
+    players, columns = local.shape[1], local.shape[2]
+    size = local.shape[0]
+    moved = 0.0
+    new = np.empty((players, columns))
+    for r in order:
+        new[:, :] = 0.0
+        for o in range(succ.shape[1]):
+            p = dist[r, o]
+            s = succ[r, o] - start
+            if p != 0.0 and 0 <= s < size:
+                for j in range(players):
+                    src = (j + players - 1) % players
+                    for k in range(columns):
+                        new[j, k] += p * local[s, src, k]
+        at = r - start
+        for j in range(players):
+            for k in range(columns):
+                change = abs(new[j, k] - local[at, j, k])
+                if change > moved:
+                    moved = change
+                local[at, j, k] = new[j, k]
+    return moved
+
+
+def evaluate_columns(local: np.ndarray, order: np.ndarray, succ: np.ndarray, dist: np.ndarray,
+                     start: int, tol: float = 1e-15, max_sweeps: int = 1_000_000) -> int:
+    """:func:`evaluate` for many tables on the rows ``start`` onwards at once
+    (:func:`sweep_columns`: zero outside them), in place; returns the sweeps made."""
+    for sweeps in range(1, max_sweeps + 1):
+        if sweep_columns(local, order, succ, dist, start) <= tol:
+            return sweeps
+    raise RuntimeError("the whole table's values did not converge")

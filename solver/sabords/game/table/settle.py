@@ -14,14 +14,17 @@ the turns they played in the cycle; every other state keeps its turn. Then, repe
    simplex) such that each state's weights are a best response among its candidates to the
    values of playing them: ``F(w) = w - P(w + c Q(w)) = 0`` (``P`` the projection onto each
    simplex, ``Q`` each candidate's value to its mover, ``c > 0`` a scale). Newton's method on
-   ``F`` alone stalls at corners that are not solutions, so it starts where the *logit path*
-   ends: the fixed points of ``w = softmax(Q(w) / tau)``, traced by Newton steps as the
-   temperature ``tau`` falls from the spread of the candidates' values (near uniform weights)
-   towards 0, where they approach an equilibrium (a quantal-response homotopy). Jacobians by
-   finite differences. ``Q(w)`` needs no sweep of the stage: with the other states' turns
-   fixed, the stage's values are affine in the mixing states' value vectors
-   (:class:`Reduced`: one linear evaluation of the stage per mixing state and player, once
-   per round), so the values a mix gives are a small linear system in those vectors.
+   ``F`` alone can stall at corners that are not solutions. The first round starts it where
+   the *logit path* ends: the fixed points of ``w = softmax(Q(w) / tau)``, traced by Newton
+   steps as the temperature ``tau`` falls from the spread of the candidates' values (near
+   uniform weights) towards 0, where they approach an equilibrium (a quantal-response
+   homotopy). A later round starts Newton from the last round's weights (new candidates at
+   0), and takes the path only if that does not solve the restricted game. Jacobians exact
+   (the projection's and the softmax's derivatives, and :meth:`RestrictedGame.gain_jacobian`).
+   ``Q(w)`` needs no sweep of the stage: with the other states' turns fixed, the stage's
+   values are affine in the mixing states' value vectors (:class:`Reduced`: one linear
+   evaluation of the stage per mixing state and player, all swept together, once per round),
+   so the values a mix gives are a small linear system in those vectors.
 2. *The oracle*: every state's best turn against the mixed play's values (the engine's batched
    turn solver). If no mover gains more than the tolerance, the table is settled; otherwise
    each state that gains becomes a cycling state (or gets a new candidate) and step 1 repeats.
@@ -38,17 +41,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
-from solver.sabords.game.table.linear import evaluate
+from solver.sabords.game.table.linear import evaluate, evaluate_columns
 from solver.sabords.game.table.payoff import mover_payoff
 
 SCALE = 1e4  # c: the weight step per unit of value in the fixed point w = P(w + c Q)
-STEP = 1e-7  # the finite-difference step of the Jacobian (in weight)
 NEWTON_STEPS = 30
 LOGIT_STEPS = 4  # Newton steps per temperature of the logit path
 TAU_FACTOR, TAU_END = 0.3, 1e-10  # the temperature falls by this factor down to this
 SNAP = 1e-6  # a weight below this left by the path is tried at 0 (kept if no worse)
 DISTINCT = 1e-9  # two candidate distributions closer than this are the same turn
+WARM_RESIDUAL = 1e-12  # Newton from the last round's weights reaching this skips the path
+COLUMN_BYTES = 1 << 28  # the unit tables of Reduced swept at once take at most this memory
 
 
 @dataclass
@@ -93,13 +98,18 @@ class Reduced:
         work[rows] = 0.0
         evaluate(work, free, succ, dist)
         self.const = np.roll(work[nxt], 1, axis=2)
-        self.coef = np.empty((*self.const.shape, len(rows) * players))
-        for b, row in enumerate(rows):
-            for j in range(players):
-                work[:] = 0.0
-                work[row, j] = 1.0
-                evaluate(work, free, succ, dist)
-                self.coef[..., b * players + j] = np.roll(work[nxt], 1, axis=2)
+        units = len(rows) * players
+        self.coef = np.zeros((*self.const.shape, units))
+        start, size = int(order.min()), int(order.max()) + 1 - int(order.min())
+        inside = (nxt >= start) & (nxt < start + size)
+        block = max(1, min(units, COLUMN_BYTES // (size * players * 8)))
+        for lo in range(0, units, block):  # the unit tables, a block at once
+            hi = min(lo + block, units)
+            local = np.zeros((size, players, hi - lo))
+            for k in range(lo, hi):
+                local[rows[k // players] - start, k % players, k - lo] = 1.0
+            evaluate_columns(local, free, succ, dist, start)
+            self.coef[inside, :, lo:hi] = np.roll(local[nxt[inside] - start], 1, axis=1)
 
     def next_values(self, mix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(mixing, outcomes, players): each mixing row's outcomes' values to the players
@@ -191,24 +201,41 @@ class RestrictedGame:
                 parts.append(w - project_simplex(w + SCALE * q))
         return np.concatenate(parts)
 
+    def residual_jacobian(self, x: np.ndarray, tau: float = 0.0) -> np.ndarray:
+        """d :meth:`residual` / d x at the mix ``x`` last played: ``I - D (I + c dQ)`` with
+        ``D`` the projection's derivative (on each simplex, the centring on the entries it
+        keeps positive), or ``I - S dQ / tau`` with ``S`` the softmax's (``diag(s) - s
+        s^T``), block by block."""
+        dq = self.gain_jacobian(x)
+        outer = np.zeros((len(x), len(x)))
+        at = 0
+        for w, q in zip(self.split(x), self.gains(), strict=True):
+            block = slice(at, at + len(w))
+            if tau:
+                e = np.exp((q - q.max()) / tau)
+                p = e / e.sum()
+                outer[block, block] = (np.diag(p) - np.outer(p, p)) / tau
+            else:
+                kept = project_simplex(w + SCALE * q) > 0
+                centre = np.diag(kept.astype(float)) - np.outer(kept, kept) / kept.sum()
+                outer[block, block] = centre
+            at += len(w)
+        if tau:
+            return np.eye(len(x)) - outer @ dq
+        return np.eye(len(x)) - outer @ (np.eye(len(x)) + SCALE * dq)
+
     def at(self, x: np.ndarray, tau: float = 0.0) -> np.ndarray:
         self.play(x)
         return self.residual(x, tau)
 
     def newton(self, x: np.ndarray, tau: float, steps: int, tol: float) -> np.ndarray:
-        """Newton's method on ``residual(., tau) = 0``: Jacobian by finite differences of
-        the weights, the candidates' values moved along :meth:`gain_jacobian`; a backtracking
-        step, iterates kept on the simplices."""
+        """Newton's method on ``residual(., tau) = 0`` (:meth:`residual_jacobian`); a
+        backtracking step, iterates kept on the simplices."""
         f = self.at(x, tau)
         for _ in range(steps):
             if np.abs(f).max() < tol:
                 break
-            q, dq = np.concatenate(self.gains()), self.gain_jacobian(x)
-            jac = np.empty((len(x), len(x)))
-            for i in range(len(x)):
-                y = x.copy()
-                y[i] += STEP
-                jac[:, i] = (self.residual(y, tau, q + STEP * dq[:, i]) - f) / STEP
+            jac = self.residual_jacobian(x, tau)
             dx = np.linalg.lstsq(jac, -f, rcond=None)[0]
             scale = 1.0
             while True:
@@ -220,22 +247,35 @@ class RestrictedGame:
             x, f = y, g
         return x
 
-    def solve(self, x: np.ndarray) -> tuple[np.ndarray, float]:
-        """The logit responses' fixed points traced as ``tau`` falls (module docstring),
-        then Newton's method on the equilibrium's own condition; returns the weights (played
-        in the table, the stage valued at them: :meth:`commit`) and the residual there."""
-        tau = max([float(np.ptp(q)) for q in self.gains()] + [1e-300])
-        while tau > TAU_END:
-            x = self.newton(x, tau, LOGIT_STEPS, 1e-3 * TAU_END)
-            tau *= TAU_FACTOR
-        x = self.newton(x, 0.0, NEWTON_STEPS, 1e-13)
-        left = float(np.abs(self.at(x)).max())
+    def solve(self, warm: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+        """Newton's method on the equilibrium's own condition from ``warm`` (the last
+        round's weights); unless that reaches ``WARM_RESIDUAL``, from where the logit
+        responses' fixed points lead as ``tau`` falls from uniform weights (module
+        docstring), keeping the lower residual. Returns the weights (played in the table,
+        the stage valued at them: :meth:`commit`) and the residual there."""
+        x, left = np.zeros(0), np.inf
+        if warm is not None:
+            x = self.newton(warm, 0.0, NEWTON_STEPS, 1e-13)
+            left = float(np.abs(self.at(x)).max())
+        if left > WARM_RESIDUAL:
+            path = self._path(np.concatenate([np.full(n, 1.0 / n) for n in self.sizes]))
+            there = float(np.abs(self.at(path)).max())
+            if there < left:
+                x, left = path, there
         snapped = np.concatenate([w / w.sum() for w in
                                   (np.where(w < SNAP, 0.0, w) for w in self.split(x))])
         there = float(np.abs(self.at(snapped)).max())
         if there <= max(left, 1e-13):  # the path's last traces of a turn not played
             x = snapped
         return x, self.commit(x)
+
+    def _path(self, x: np.ndarray) -> np.ndarray:
+        """The logit path from ``x``, then Newton on the equilibrium's condition."""
+        tau = max([float(np.ptp(q)) for q in self.gains()] + [1e-300])
+        while tau > TAU_END:
+            x = self.newton(x, tau, LOGIT_STEPS, 1e-3 * TAU_END)
+            tau *= TAU_FACTOR
+        return self.newton(x, 0.0, NEWTON_STEPS, 1e-13)
 
 
 Respond = Callable[[], tuple[np.ndarray, np.ndarray]]
@@ -247,19 +287,31 @@ def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nda
            progress: bool = False, weights: np.ndarray | None = None) -> Settled:
     """Mix the turns of the cycling states of one stage (``rows``; ``seen``: row -> the
     distributions it played in the cycle) until no mover gains more than ``tol``, or
-    ``rounds`` oracle calls. ``values`` and ``dist`` (the whole table's) are changed in place;
-    ``order``: the stage's rows in sweep order; ``respond()`` gives every state of the stage
-    its mover's best gain and best turn against ``values``, for the mover's payoff ``weights``
+    ``rounds`` oracle calls, or an oracle call finds no turn that is not a candidate already
+    (the next round would solve the same restricted game). ``values`` and ``dist`` (the whole
+    table's) are changed in place; ``order``: the stage's rows in sweep order; ``respond()``
+    gives every state of the stage its mover's best gain and best turn against ``values``,
+    for the mover's payoff ``weights``
     (:func:`~solver.sabords.game.table.payoff.mover_payoff`; the mover's own value when None),
     which the restricted game maximises too."""
+    with threadpool_limits(1, user_api="blas"):  # small matrices: threads cost, not help
+        return _settle(values, dist, succ, order, respond, rows, seen, tol, rounds, progress,
+                       weights)
+
+
+def _settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.ndarray,
+            respond: Respond, rows: np.ndarray, seen: dict[int, list[np.ndarray]], tol: float,
+            rounds: int, progress: bool, weights: np.ndarray | None) -> Settled:
     started = time.perf_counter()
     cands = {row: _distinct(ds) for row, ds in seen.items()}
+    kept: dict[int, np.ndarray] = {}  # the last round's weights
     for rnd in range(1, rounds + 1):
         mixing = sorted(cands)
         game = RestrictedGame(values, dist, succ, order, mixing,
                               [np.array(cands[r]) for r in mixing], weights)
-        x = np.concatenate([np.full(len(cands[r]), 1.0 / len(cands[r])) for r in mixing])
-        x, gap = game.solve(x)
+        x, gap = game.solve(None if rnd == 1 else np.concatenate(
+            [_warm(kept.get(r), len(cands[r])) for r in mixing]))
+        kept = dict(zip(mixing, game.split(x), strict=True))
         gain, best_dist = respond()
         worst = float(gain.max())
         if progress:
@@ -268,10 +320,24 @@ def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nda
                   file=sys.stderr, flush=True)
         if worst <= tol:
             break
+        before = sum(len(c) for c in cands.values())
         for at in np.flatnonzero(gain > tol).tolist():
             row = int(rows[at])
             cands[row] = _distinct([*cands.get(row, [dist[row].copy()]), best_dist[at]])
+        if sum(len(c) for c in cands.values()) == before:
+            break  # the oracle found no turn not already a candidate: the same game again
     return Settled(mixing, game.split(x), worst, rnd, gap, gain)
+
+
+def _warm(weights: np.ndarray | None, count: int) -> np.ndarray:
+    """A round's starting weights on a state's ``count`` candidates: the last round's, its
+    new candidates at 0 (a state new to mixing: all on its first, the turn it plays)."""
+    out = np.zeros(count)
+    if weights is None:
+        out[0] = 1.0
+    else:
+        out[:len(weights)] = weights
+    return out
 
 
 def _distinct(dists: list[np.ndarray]) -> list[np.ndarray]:
