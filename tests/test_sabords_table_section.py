@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from solver.paths import REPORTS_DIR
-from solver.sabords.game.table.report import _departures_lines
+from solver.sabords.game.table.report import _departures_lines, table_section
 from tests.markdown_rows import table_rows
 
 
@@ -20,3 +20,28 @@ def test_the_departures_tables_carry_the_summary() -> None:
         assert (",".join(map(str, e["scores"])), e["card"], e["dice"], e["best"], e["points"],
                 e["rule"], f"{e['win']:.4f}", f"{e['points_cost']:.4f}",
                 f"{e['rule_cost']:.4f}") in rows
+
+
+def test_the_spread_table_carries_the_ties_when_counted() -> None:
+    """Each table's ties that matter (table/ties.py) are a column of the spread's table, and
+    each run's count is listed where a table has several equilibria; a table.json written
+    before the ties were counted renders as the shipped game.md does."""
+    summary = json.loads((REPORTS_DIR / "sabords" / "table.json").read_text(encoding="utf-8"))
+    spreads = [summary["three_players_exact"]["spread"]]
+    spreads += [r["spread"] for r in summary["lowest_score"]]
+    game = (REPORTS_DIR / "sabords" / "game.md").read_text(encoding="utf-8")
+    if all("ties" not in sp for sp in spreads):
+        assert game.endswith(table_section(summary))
+    for number, sp in enumerate(spreads):
+        sp["ties"] = {"turns": 1000 + number, "states": 1, "near": 0, "of": 123456,
+                      "tolerance": 1e-12}
+        for run in sp["runs"]:
+            run["ties"] = 1000 + number
+    text = table_section(summary)
+    rows = table_rows(text)
+    for number in range(len(spreads)):
+        assert any(row[-1] == f"{1000 + number:,} of 123,456" for row in rows), number
+    assert "*Ties that matter* counts the turns" in text
+    several = [n for n, sp in enumerate(spreads) if sp["equilibria"] > 1]
+    for n in several:
+        assert "its ties that matter (" + ", ".join([f"{1000 + n:,}"] * 6) in text

@@ -353,24 +353,28 @@ def _spread_lines(s: dict) -> list[str]:
         "certified through it (its regret at most that plus twice the largest difference of "
         "values). The mixing step's candidate order is not varied: its path starts from "
         "equal weights and treats a state's candidates alike.", "",
-        "*Ties that matter* counts the turns (a state and a card of the deck) of the report's "
-        "equilibrium at which the mover's own best value ties to within "
-        f"{ex['spread']['ties']['tolerance']:.0e} between two turns that are worth different "
-        "amounts, by more than 1e-4, to another player (solver/sabords/game/table/ties.py: "
-        "found as the tie rules break ties, the turn solved again with 1e-10 of that "
-        "player's value added and taken away). A mixed state's turns count. There the tie "
-        "rule decides what the others get.", "",
     ]
+    counted = all("ties" in sp for _, sp in tables)  # not in a table.json older than ties.py
+    if counted:
+        lines += [
+            "*Ties that matter* counts the turns (a state and a card of the deck) of the "
+            "report's equilibrium at which the mover's own best value ties to within "
+            f"{ex['spread']['ties']['tolerance']:.0e} between two turns that are worth "
+            "different amounts, by more than 1e-4, to another player "
+            "(solver/sabords/game/table/ties.py: found as the tie rules break ties, the turn "
+            "solved again with 1e-10 of that player's value added and taken away). A mixed "
+            "state's turns count. There the tie rule decides what the others get.", "",
+        ]
     lines += markdown_lines(
         ["table", "runs", "distinct equilibria (by play)", "largest regret",
-         "largest seat difference at the opening", "largest difference anywhere",
-         "ties that matter (turns)"],
+         "largest seat difference at the opening", "largest difference anywhere"]
+        + (["ties that matter (turns)"] if counted else []),
         [[label, len(sp["runs"]), sp["equilibria"], f"{sp['regret']:.1e}",
           " / ".join(f"{x:.1e}" for x in sp["opening"]),
           f"{sp['anywhere']:.1e} ({sp['where']['phase']} "
-          f"{','.join(map(str, sp['where']['scores']))}, player {sp['where']['player']})",
-          f"{sp['ties']['turns']:,} of {sp['ties']['of']:,}"]
-         for label, sp in tables], "lrrrlrr")
+          f"{','.join(map(str, sp['where']['scores']))}, player {sp['where']['player']})"]
+         + ([f"{sp['ties']['turns']:,} of {sp['ties']['of']:,}"] if counted else [])
+         for label, sp in tables], "lrrrlr" + ("r" if counted else ""))
     for label, sp in tables:
         if sp["equilibria"] > 1:
             runs = sp["runs"]
@@ -379,8 +383,8 @@ def _spread_lines(s: dict) -> list[str]:
                       + ", ".join(f"{r['start']}/{r['tie']} {r['equilibrium']}" for r in runs)
                       + ") and its states that mix two or more turns ("
                       + ", ".join(str(r["mixed"]) for r in runs)
-                      + ") and its ties that matter ("
-                      + ", ".join(f"{r['ties']:,}" for r in runs)
+                      + (") and its ties that matter ("
+                         + ", ".join(f"{r['ties']:,}" for r in runs) if counted else "")
                       + f"): they differ in how a few states mix, and their values are at most "
                       f"{sp['anywhere']:.1e} apart anywhere, "
                       f"{max(sp['opening']):.1e} at the opening."]
