@@ -46,13 +46,16 @@ from threadpoolctl import threadpool_limits
 from solver.sabords.game.table.linear import evaluate, evaluate_columns
 from solver.sabords.game.table.payoff import mover_payoff
 
-SCALE = 1e4  # c: the weight step per unit of value in the fixed point w = P(w + c Q)
+SCALE = 1e8  # c: the weight step per unit of value in the fixed point w = P(w + c Q) (large:
+# the values of a cycle's turns can differ by 1e-9 and answer its weights as weakly, which a
+# small c leaves to Newton as a near-singular system)
+SOLVED = SCALE * 1e-17  # the residual (weight units) at which Newton stops: values to 1e-17
 NEWTON_STEPS = 30
 LOGIT_STEPS = 4  # Newton steps per temperature of the logit path
 TAU_FACTOR, TAU_END = 0.3, 1e-10  # the temperature falls by this factor down to this
 SNAP = 1e-6  # a weight below this left by the path is tried at 0 (kept if no worse)
 DISTINCT = 1e-9  # two candidate distributions closer than this are the same turn
-WARM_RESIDUAL = 1e-12  # Newton from the last round's weights reaching this skips the path
+WARM_RESIDUAL = SCALE * 1e-16  # Newton from the last round's weights reaching this skips the path
 COLUMN_BYTES = 1 << 28  # the unit tables of Reduced swept at once take at most this memory
 
 
@@ -255,7 +258,7 @@ class RestrictedGame:
         the stage valued at them: :meth:`commit`) and the residual there."""
         x, left = np.zeros(0), np.inf
         if warm is not None:
-            x = self.newton(warm, 0.0, NEWTON_STEPS, 1e-13)
+            x = self.newton(warm, 0.0, NEWTON_STEPS, SOLVED)
             left = float(np.abs(self.at(x)).max())
         if left > WARM_RESIDUAL:
             path = self._path(np.concatenate([np.full(n, 1.0 / n) for n in self.sizes]))
@@ -265,7 +268,7 @@ class RestrictedGame:
         snapped = np.concatenate([w / w.sum() for w in
                                   (np.where(w < SNAP, 0.0, w) for w in self.split(x))])
         there = float(np.abs(self.at(snapped)).max())
-        if there <= max(left, 1e-13):  # the path's last traces of a turn not played
+        if there <= max(left, SOLVED):  # the path's last traces of a turn not played
             x = snapped
         return x, self.commit(x)
 
@@ -275,7 +278,7 @@ class RestrictedGame:
         while tau > TAU_END:
             x = self.newton(x, tau, LOGIT_STEPS, 1e-3 * TAU_END)
             tau *= TAU_FACTOR
-        return self.newton(x, 0.0, NEWTON_STEPS, 1e-13)
+        return self.newton(x, 0.0, NEWTON_STEPS, SOLVED)
 
 
 Respond = Callable[[], tuple[np.ndarray, np.ndarray]]
