@@ -155,7 +155,7 @@ def _table_spec(spec: GameSpec, players: int):
     return TableSpec(spec, players)
 
 
-def _by_rule(layout) -> dict | None:
+def rule_reason(layout) -> dict | None:
     """The label of an answer that the measured rule gives (why, in ``beyond_exact``: four or
     five players, or a three-player table past what this version solves), or None when the
     table is solved exactly."""
@@ -172,7 +172,7 @@ def _table_headline(whole, table: TableSource, spec: GameSpec, players: int) -> 
     from solver.sabords.game.table.states import Layout
 
     table_spec = _table_spec(spec, players)
-    rule = _by_rule(Layout(table_spec))
+    rule = rule_reason(Layout(table_spec))
     if rule is not None:
         return {**rule_headline(load_play(table(spec)), table_spec.players), **rule}
     return headline(whole(table_spec))
@@ -188,7 +188,7 @@ def _table_position(whole, table: TableSource, spec: GameSpec, scores: tuple[int
     phase, units = phase_of(layout, scores, trigger, race)
     if card is not None:
         spec.rules.card(card)
-    rule = _by_rule(layout)
+    rule = rule_reason(layout)
     if rule is not None:
         if card is not None:
             raise InputError("where the rule answers (four or five players, or a three-player "
@@ -214,7 +214,7 @@ def _table_hold(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ..
     layout = Layout(table_spec)
     phase, units = phase_of(layout, scores, trigger, race)
     advise(card, Objective("points"), spec.rules, dice, **flags)  # the turn's own checks first
-    rule = _by_rule(layout)
+    rule = rule_reason(layout)
     if rule is not None:
         two_phase, me, leader = rule_hold_position(layout, phase, units)
         advice = game_hold(table(spec), card, me, leader, two_phase, dice, **flags)
@@ -263,5 +263,5 @@ def answered_by_rule(players: int, target: int | None, variants: Sequence[str]) 
     the two-player table's play) rather than an exact table."""
     from solver.sabords.game.table.states import Layout
 
-    return players > 2 and _by_rule(Layout(_table_spec(game_spec(target, variants),
+    return players > 2 and rule_reason(Layout(_table_spec(game_spec(target, variants),
                                                         players))) is not None

@@ -30,13 +30,13 @@ from solver.sabords.turn.lanes import UNIT, card_turn
 def table_values(spec, players: int) -> dict:
     """The review's label for the values it reads: exact (three players, a table this version
     solves) or the rule's (with why, when three players are past the exact tables)."""
+    from solver.sabords.answers import rule_reason
     from solver.sabords.game.table.rule import RULE, RULE_TITLE
-    from solver.sabords.game.table.states import EXACT_PLAYERS, Layout, TableSpec, beyond_exact
+    from solver.sabords.game.table.states import Layout, TableSpec
 
-    reason = beyond_exact(Layout(TableSpec(spec, players)))
-    if reason is None:
+    why = rule_reason(Layout(TableSpec(spec, players)))
+    if why is None:
         return {"exact": True, "identity": True}
-    why = {} if players > EXACT_PLAYERS else {"beyond_exact": reason}
     return {"exact": False, "rule": RULE, "rule_title": RULE_TITLE, "identity": False, **why}
 
 
