@@ -16,19 +16,11 @@ import time
 
 from solver.games import select
 
-# The build times the code quotes, each one of `make bench`'s figures (wall seconds, meant for
-# an idle 2-core machine), kept here once: the web server's first estimate of a build before
-# one of its kind has run (solver.web.tables scales them by how busy the machine is), printed
-# by `make bench` beside its fresh measurement (:func:`reference`), so that a stale one shows.
-WHOLE_GAME_SECONDS = 55.0  # the two-player Mille Sabords game at target 6000, from nothing
-GAME_PLAY_SECONDS = 85.0  # that table's play (every turn solved again at its values)
-THREE_PLAYER_SECONDS = 150.0  # the three-player table at the table report's small target
-ARMADA_TABLE_SECONDS = 20.0  # one Gold Armada whole-game table, cold, compilation included
-
 
 def reference(seconds: float) -> str:
-    """How a benchmark line quotes the reference figure it measures again."""
-    return f"(reference {seconds:.0f} s: solver/bench.py)"
+    """How a benchmark line quotes the reference figure it measures again
+    (:mod:`solver.reference_times`)."""
+    return f"(reference {seconds:.0f} s: solver/reference_times.py)"
 
 
 def warm_cache_wall_times(command: list[str], warm_up: list[str], runs: int) -> list[float]:

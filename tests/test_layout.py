@@ -17,7 +17,7 @@ GAME_PACKAGES = {"sabords", "armada", "dragon"}
 # what a game may import besides itself: the engine, the shared helpers, the registry, the
 # benchmark helpers, and the verifier's storage of verdicts
 SHARED = {"solver.errors", "solver.io", "solver.names", "solver.paths", "solver.variants",
-          "solver.text", "solver.cache", "solver.cli_status"}
+          "solver.text", "solver.cache", "solver.cli_status", "solver.reference_times"}
 GAME_MAY_IMPORT = SHARED | {"solver.engine", "solver.games", "solver.bench",
                             "solver.rules.claims", "solver.rules.editions", "solver.rules.words",
                             "solver.rules.closed_forms", "solver.review"}

@@ -7,7 +7,8 @@ import subprocess
 import sys
 import time
 
-from solver.bench import ARMADA_TABLE_SECONDS, median_and_worst, reference, warm_cache_wall_times
+from solver.bench import median_and_worst, reference, warm_cache_wall_times
+from solver.reference_times import ARMADA_TABLE_SECONDS
 
 SOLVE = """
 import resource, sys, time

@@ -8,15 +8,8 @@ import subprocess
 import sys
 import time
 
-from solver.bench import (
-    GAME_PLAY_SECONDS,
-    THREE_PLAYER_SECONDS,
-    WHOLE_GAME_SECONDS,
-    median_and_worst,
-    reference,
-    wall_times,
-    warm_cache_wall_times,
-)
+from solver.bench import median_and_worst, reference, wall_times, warm_cache_wall_times
+from solver.reference_times import GAME_PLAY_SECONDS, THREE_PLAYER_SECONDS, WHOLE_GAME_SECONDS
 from solver.sabords.turn.lanes import UNIT
 
 COLD_SOLVE = """

@@ -27,21 +27,21 @@ from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
-from solver.bench import (
+from solver.errors import InputError
+from solver.paths import PROOFS_DIR
+from solver.reference_times import (
     ARMADA_TABLE_SECONDS,
     GAME_PLAY_SECONDS,
     THREE_PLAYER_SECONDS,
     WHOLE_GAME_SECONDS,
 )
-from solver.errors import InputError
-from solver.paths import PROOFS_DIR
 from solver.sabords.game.two_player import DEFAULT_LOW, GameSpec, GameTable
 from solver.sabords.turn.lanes import UNIT
 from solver.web.builds import Builds
 
 # How long a build takes, before one of its kind has run here (then its own pace is the
-# estimate: solver.web.builds): `make bench`'s figures (solver.bench), scaled by how busy the
-# machine is. The whole game's time grows with the score pairs kept: REFERENCE_GAME's.
+# estimate: solver.web.builds): `make bench`'s figures (solver.reference_times), scaled by how
+# busy the machine is. The whole game's time grows with the score pairs kept: REFERENCE_GAME's.
 REFERENCE_GAME = (6000, DEFAULT_LOW)  # the target and lowest score of WHOLE_GAME_SECONDS
 LOADED_TABLES = 8  # whole-game tables kept in memory once read (under 2 MB each at 6000)
 
@@ -178,15 +178,14 @@ class WholeTables:
         self.builds = builds
 
     def __call__(self, spec):
-        from solver.sabords.game.table.positions import MAX_STATES, load_table
-        from solver.sabords.game.table.states import Layout
+        from solver.sabords.game.table.positions import load_table
+        from solver.sabords.game.table.states import Layout, beyond_exact
 
-        states = Layout(spec).states
-        if states > MAX_STATES:  # load_table's refusal, in the API's words (no --players)
-            raise InputError(
-                f"the {spec.players}-player table at target {spec.game.target} with scores "
-                f"down to {spec.game.low} has {states:,} states; this version solves up to "
-                f"{MAX_STATES:,} (a smaller target, or two scores)")
+        layout = Layout(spec)
+        reason = beyond_exact(layout)
+        if reason is not None:  # load_table's refusal, in the API's words (no --players)
+            raise InputError(f"{reason} (a smaller target, or two scores)")
+        states = layout.states
         from solver.sabords.game.table.proof import shipped_solution
 
         path = whole_path(spec)  # the table make solve ships is cached at once (a JSON read)

@@ -28,12 +28,12 @@ from solver.sabords.game.table.rule import (
     two_player_position,
 )
 from solver.sabords.game.table.states import (
-    MAX_STATES,
     NORMAL,
     RACE,
     EndRules,
     Layout,
     TableSpec,
+    beyond_exact,
     final,
 )
 from solver.sabords.game.two_player import GameTable
@@ -107,16 +107,15 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
                ) -> TableSolution:
     """The solved table for ``spec``: from the disk cache when allowed and intact; else built
     and cached: the table ``make solve`` ships in ``proofs/sabords/`` when it is this one,
-    otherwise solved (refused past :data:`MAX_STATES`). An entry that is whole but does not
-    hold this table's arrays is rebuilt, not trusted."""
+    otherwise solved (refused where :func:`~solver.sabords.game.table.states.beyond_exact`
+    sends the answers to the rule). An entry that is whole but does not hold this table's
+    arrays is rebuilt, not trusted."""
     from solver.cache import load_or_build, warn_once
 
     layout = Layout(spec)
-    if layout.states > MAX_STATES:
-        raise InputError(
-            f"the {spec.players}-player table at target {spec.game.target} with scores down "
-            f"to {spec.game.low} has {layout.states:,} states; this version solves up to "
-            f"{MAX_STATES:,} (a smaller --target, or --players 2)")
+    reason = beyond_exact(layout)
+    if reason is not None:
+        raise InputError(f"{reason} (a smaller --target, or --players 2)")
 
     def build() -> dict[str, np.ndarray]:
         from solver.sabords.game.table.proof import shipped_solution
