@@ -54,6 +54,7 @@ from solver.sabords.game.table.linear import evaluate
 from solver.sabords.game.table.payoff import mover_payoff, tie_weights
 from solver.sabords.game.table.settle import settle
 from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
+from solver.sabords.game.table.warm import WarmStarts
 
 BLOCK = 4096  # states whose turns are solved in one call
 ONCE_BLOCK = 65536  # states of a once-solved stage whose payoff rows are compared at once
@@ -204,20 +205,20 @@ class TableSolver:
         """The sweeps' order (:attr:`Layout.order`) on a stage's states."""
         return self.order[(self.order >= stage.start) & (self.order < stage.stop)]
 
-    def _best(self, rows: np.ndarray, values: np.ndarray, policies: np.ndarray, memo: tuple,
+    def _best(self, rows: np.ndarray, values: np.ndarray, warm: WarmStarts, part: slice,
               tol: float = 1e-14):
-        """The best turns of ``rows`` against ``values``, warm-started from the policies
-        last found for them (``policies``, one row per state of ``rows``, updated in place
-        like ``memo``'s). Only the policy is kept: the engine evaluates a stored policy at
-        the new payoffs before its first Bellman update, and from zero values that takes
-        about as many updates as from the last values (the answer is the final iterate's
-        either way), at a fifth of the memory."""
+        """The best turns of ``rows`` (the states ``part`` of ``warm``) against ``values``,
+        warm-started from the policies and push memo last found for them (updated). Only the
+        policy is kept: the engine evaluates a stored policy at the new payoffs before its
+        first Bellman update, and from zero values that takes about as many updates as from
+        the last values (the answer is the final iterate's either way), at a fifth of the
+        memory."""
         pay = self._pay(values, self.succ[rows])
         store = self.lanes.storage(len(rows))
-        store.policy[:] = policies
+        memo = warm.load(part, store)
         solved = self.lanes.solve(pay, np.arange(len(rows)), store, tol, distribution=True,
                                   memo=memo)
-        policies[:] = store.policy
+        warm.save(part, store, memo)
         return solved
 
     def _iterate(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
@@ -227,8 +228,7 @@ class TableSolver:
         layout = self.layout
         rows = np.arange(stage.start, stage.stop)
         size = len(rows)
-        policies = self.lanes.storage(1).policy[[0] * size]  # none yet (UNKNOWN)
-        memo = self.lanes.memo(size)
+        warm = WarmStarts(self.lanes, size)
         self._value(stage, values, dist)  # points play here, the stages before it solved
         recent: list[np.ndarray] = []  # per step of the last WINDOW: which best turns changed
         played: list[dict] = []  # per step of the last WINDOW: the changed states' new turns
@@ -241,9 +241,9 @@ class TableSolver:
             best_dist = np.empty((size, layout.deck.count))
             for lo in range(0, size, BLOCK):
                 part = slice(lo, min(lo + BLOCK, size))
-                solved = self._best(rows[part], values, policies[part],
-                                    tuple(m[part] for m in memo))
+                solved = self._best(rows[part], values, warm, part)
                 best[part], best_dist[part] = solved.values, solved.dist
+            warm.prune()
             return best - self._own(values[rows]), best_dist
 
         for step in range(1, max_steps + 1):

@@ -1,0 +1,88 @@
+"""The whole table's compact storage (issue #35 §2, memory): every distinct row kept once, and
+a solve through it identical, bit for bit, to one that keeps every state's rows in full."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.sabords.game.table import equilibrium
+from solver.sabords.game.table.compact import Pool
+from solver.sabords.game.table.equilibrium import solve_table
+from solver.sabords.game.table.states import TableSpec
+from solver.sabords.game.table.warm import WarmStarts
+from solver.sabords.rules import load_rules
+
+SPEC = TableSpec.of(load_rules(("score-floor-zero",)).with_dice(3), 3, 500)
+
+
+class PlainWarmStarts:
+    """Every state's warm starts written out in full (the reference)."""
+
+    def __init__(self, lanes, states: int) -> None:
+        self.policy = lanes.storage(1).policy[[0] * states]
+        self.memo = lanes.memo(states)
+
+    def load(self, part: slice, store):
+        store.policy[:] = self.policy[part]
+        return type(self.memo)(*(m[part].copy() for m in self.memo))
+
+    def save(self, part: slice, store, memo) -> None:
+        self.policy[part] = store.policy
+        for mine, new in zip(self.memo, memo, strict=True):
+            mine[part] = new
+
+    def prune(self) -> None:
+        pass
+
+
+def test_a_pool_keeps_each_row_once_and_gives_it_back() -> None:
+    rng = np.random.default_rng(7)
+    rows = rng.integers(-3, 3, size=(50, 4)).astype(np.int16)
+    block = rows[rng.integers(0, 50, size=300)]
+    pool = Pool(np.zeros(4, dtype=np.int16))
+    ids = pool.ids(block)
+    assert np.array_equal(pool.rows[ids], block)
+    distinct = {r.tobytes() for r in block} | {np.zeros(4, np.int16).tobytes()}
+    assert pool.count == len(distinct)
+    again = pool.ids(block[::-1])  # rows already kept are found, not added
+    assert np.array_equal(again, ids[::-1]) and pool.count == len(distinct)
+    kept = pool.keep(ids[:10])
+    assert np.array_equal(pool.rows[kept], block[:10])
+    assert pool.count == len({r.tobytes() for r in block[:10]})
+    assert np.array_equal(pool.rows[pool.ids(block[:10])], block[:10])
+
+
+def test_warm_starts_give_back_what_was_saved() -> None:
+    lanes = equilibrium.TableSolver(SPEC).lanes
+    warm = WarmStarts(lanes, 6)
+    blank = lanes.storage(6)
+    store = lanes.storage(6)
+    memo = warm.load(slice(0, 6), store)
+    assert np.array_equal(store.policy, blank.policy)  # nothing solved yet
+    assert all(np.array_equal(m, b) for m, b in zip(memo, lanes.memo(6), strict=True))
+    pay = np.random.default_rng(3).random((6, lanes.deck.count))
+    pay[3:] = pay[:3]  # three states play alike: their rows are kept once
+    lanes.solve(pay, np.arange(6), store, 1e-14, distribution=True, memo=memo)
+    warm.save(slice(0, 6), store, memo)
+    warm.prune()
+    again = lanes.storage(6)
+    back = warm.load(slice(0, 6), again)
+    assert np.array_equal(again.policy, store.policy)
+    for mine, theirs in zip(back, memo, strict=True):
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
+    assert np.array_equal(warm.policy_ids[3:], warm.policy_ids[:3])
+    assert max(p.count for p in warm.policies) <= 3
+
+
+@pytest.fixture(scope="module")
+def compact():
+    return solve_table(SPEC)
+
+
+def test_compact_warm_starts_solve_as_full_ones(compact, monkeypatch) -> None:
+    monkeypatch.setattr(equilibrium, "WarmStarts", PlainWarmStarts)
+    plain = solve_table(SPEC)
+    assert np.array_equal(plain.values, compact.values)
+    assert np.array_equal(plain.dist, compact.dist)
+    assert plain.stats["history"] == compact.stats["history"]
