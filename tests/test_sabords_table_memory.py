@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from solver.sabords.game.table import equilibrium
-from solver.sabords.game.table.compact import Pool
+from solver.sabords.game.table.compact import Plays, Pool
 from solver.sabords.game.table.equilibrium import solve_table
 from solver.sabords.game.table.states import TableSpec
 from solver.sabords.game.table.warm import WarmStarts
@@ -86,3 +86,22 @@ def test_compact_warm_starts_solve_as_full_ones(compact, monkeypatch) -> None:
     assert np.array_equal(plain.values, compact.values)
     assert np.array_equal(plain.dist, compact.dist)
     assert plain.stats["history"] == compact.stats["history"]
+
+
+def test_plays_read_back_what_was_written_and_sweep_alike(compact) -> None:
+    solver = equilibrium.TableSolver(SPEC)
+    dist = compact.dist
+    plays = Plays.of(dist)
+    assert np.array_equal(plays.full(), dist) and np.array_equal(plays[5:9], dist[5:9])
+    assert plays.pool.count == len({row.tobytes() for row in dist}) < len(dist) // 10
+    other = plays.picks(dist[::-1])
+    moved = plays.moved(other, 1e-9)
+    assert np.array_equal(moved, np.abs(dist - dist[::-1]).max(axis=1) > 1e-9) and moved.any()
+    plays[3] = dist[0]
+    assert np.array_equal(plays[3], dist[0]) and plays.index[3] == plays.index[0]
+    plays[3] = dist[3]
+    full, compacted = (solver.play(d) for d in (dist, plays))
+    assert np.array_equal(full, compacted)
+    assert np.abs(full - compact.values).max() < 1e-14
+    plays.prune()
+    assert np.array_equal(plays.full(), dist)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+BLOCK = 65536  # rows matched at once
 
 class Pool:
     """Distinct rows of one width and type, each kept once and named by its index. Rows are
@@ -55,3 +56,68 @@ class Pool:
         for at in range(self.count):
             self.named.setdefault(hash(self.rows[at].tobytes()), []).append(at)
         return renamed.reshape(ids.shape).astype(np.int32)
+
+
+class Plays:
+    """A way of playing: one outcome distribution per state, each distinct one kept once
+    (``pool``, which other ways of playing may share) and named per state by ``index``.
+    Indexed like the ``(states, outcomes)`` array it stands for (rows read and written
+    whole)."""
+
+    def __init__(self, index: np.ndarray, pool: Pool) -> None:
+        self.index = index
+        self.pool = pool
+
+    @staticmethod
+    def of(dist: np.ndarray, states: int | None = None) -> Plays:
+        """The distributions ``dist`` (one row per state, or one row for all ``states``)."""
+        dist = np.asarray(dist, dtype=np.float64)
+        if dist.ndim == 1:
+            return Plays(np.zeros(states, dtype=np.int32), Pool(dist))
+        plays = Plays(np.zeros(len(dist), dtype=np.int32), Pool(dist[0]))
+        for lo in range(0, len(dist), BLOCK):
+            plays[lo:lo + BLOCK] = dist[lo:lo + BLOCK]
+        return plays
+
+    def picks(self, dist: np.ndarray) -> Plays:
+        """The rows of ``dist`` as a way of playing that shares this one's pool."""
+        return Plays(self.pool.ids(dist), self.pool)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self.index), self.pool.rows.shape[1])
+
+    @property
+    def table(self) -> np.ndarray:
+        """The distinct distributions (rows past the pool's count unused)."""
+        return self.pool.rows
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __getitem__(self, rows) -> np.ndarray:
+        return self.pool.rows[self.index[rows]]
+
+    def __setitem__(self, rows, dist) -> None:
+        shape = np.shape(self.index[rows])
+        dist = np.broadcast_to(np.asarray(dist, dtype=np.float64),
+                               (int(np.prod(shape)), self.shape[1]))
+        self.index[rows] = self.pool.ids(dist).reshape(shape)
+
+    def moved(self, other: Plays, tol: float) -> np.ndarray:
+        """Per state: whether its distribution here and in ``other`` differ by more than
+        ``tol`` in some outcome."""
+        out = np.zeros(len(self.index), dtype=bool)
+        differ = np.flatnonzero(self.index != other.index)
+        for lo in range(0, len(differ), BLOCK):
+            at = differ[lo:lo + BLOCK]
+            out[at] = np.abs(self[at] - other[at]).max(axis=1) > tol
+        return out
+
+    def full(self) -> np.ndarray:
+        """Every state's distribution written out."""
+        return self.pool.rows[self.index]
+
+    def prune(self) -> None:
+        """Forget the distributions no state plays (the pool no longer shared)."""
+        self.index = self.pool.keep(self.index)

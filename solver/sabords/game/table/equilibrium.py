@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.sabords.game.points import points_play_outcomes
+from solver.sabords.game.table.compact import Plays
 from solver.sabords.game.table.linear import evaluate
 from solver.sabords.game.table.payoff import mover_payoff, tie_weights
 from solver.sabords.game.table.settle import settle
@@ -108,11 +109,12 @@ class TableSolver:
         self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
         self.sweeps = 0  # the linear sweeps made (repeating stages; settling's own not counted)
 
-    def play(self, dist: np.ndarray, stages: list[Stage] | None = None) -> np.ndarray:
+    def play(self, dist: np.ndarray | Plays, stages: list[Stage] | None = None) -> np.ndarray:
         """The values of playing ``dist`` (one row per state, or one row for every state),
         stage by stage (``stages``: the layout's unless given)."""
         layout = self.layout
-        dist = np.ascontiguousarray(np.broadcast_to(dist, (layout.states, layout.deck.count)))
+        if not isinstance(dist, Plays):
+            dist = Plays.of(dist, layout.states)
         values = layout.empty()
         for stage in layout.stages() if stages is None else stages:
             self._value(stage, values, dist)
@@ -141,8 +143,8 @@ class TableSolver:
             if not ready[self.succ[rows]].all():
                 raise AssertionError(f"stage {stage.names} reads a state not solved before it")
             ready[rows] = True
-        dist = np.empty((layout.states, layout.deck.count))
-        dist[:] = points_play_outcomes(layout.spec.rules) if start is None else start
+        dist = Plays.of(points_play_outcomes(layout.spec.rules) if start is None else start,
+                        layout.states)
         values = self.play(dist, stages)
         points_seats = values[layout.index(NORMAL, [0] * layout.players)].copy()
         if self.progress:
@@ -179,9 +181,9 @@ class TableSolver:
             **settling, "sweeps": self.sweeps,
             "points_play": points_seats.tolist(), "seconds": time.perf_counter() - started,
         }
-        return TableSolution(layout, values, dist, stats)
+        return TableSolution(layout, values, dist.full(), stats)
 
-    def _value(self, stage: Stage, values: np.ndarray, dist: np.ndarray) -> None:
+    def _value(self, stage: Stage, values: np.ndarray, dist: Plays) -> None:
         """The values of a stage's states when they play ``dist`` (the stages before it
         valued): sweeps when its states lead to each other, else one pass."""
         if stage.repeats:
@@ -221,7 +223,7 @@ class TableSolver:
         warm.save(part, store, memo)
         return solved
 
-    def _iterate(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
+    def _iterate(self, stage: Stage, values: np.ndarray, dist: Plays,
                  regret: np.ndarray, tol: float, max_steps: int, settle_rounds: int) -> dict:
         """Policy iteration on a stage whose states lead to each other, the states before it
         solved: writes its values, play and regret; returns its history and cycling states."""
@@ -235,23 +237,24 @@ class TableSolver:
         previous, history, kept = None, [], None
         started = time.perf_counter()
 
-        def respond() -> tuple[np.ndarray, np.ndarray]:
-            """Every state's best gain and best turn against the current values."""
+        def respond() -> tuple[np.ndarray, Plays]:
+            """Every state's best gain and best turn against the current values (the turns'
+            distributions in ``dist``'s pool)."""
             best = np.empty(size)
-            best_dist = np.empty((size, layout.deck.count))
+            picks = np.empty(size, dtype=np.int32)
             for lo in range(0, size, BLOCK):
                 part = slice(lo, min(lo + BLOCK, size))
                 solved = self._best(rows[part], values, warm, part)
-                best[part], best_dist[part] = solved.values, solved.dist
+                best[part], picks[part] = solved.values, dist.picks(solved.dist).index
             warm.prune()
-            return best - self._own(values[rows]), best_dist
+            return best - self._own(values[rows]), Plays(picks, dist.pool)
 
         for step in range(1, max_steps + 1):
             gap, best_dist = respond()
             worst = float(gap.max())
             history.append(worst)
             if kept is None or worst < kept[0]:
-                kept = (worst, gap, values[rows].copy(), dist[rows].copy())
+                kept = (worst, gap, values[rows].copy(), dist.index[rows].copy())
             if self.progress:
                 print(f"  whole table ({layout.players} players, {'/'.join(stage.names)}): "
                       f"step {step}, regret {worst:.2e} ({time.perf_counter() - started:.1f} s)",
@@ -259,14 +262,14 @@ class TableSolver:
             if worst <= tol or step - _last_fall(history) > WINDOW:
                 break
             if previous is not None:
-                changed = np.abs(best_dist - previous).max(axis=1) > CHANGED
+                changed = best_dist.moved(previous, CHANGED)
                 recent = [*recent[-(WINDOW - 1):], changed]
                 played = [*played[-(WINDOW - 1):],
                           {at: best_dist[at] for at in np.flatnonzero(changed).tolist()}]
             previous = best_dist
-            dist[rows] = best_dist
+            dist.index[rows] = best_dist.index
             self._value(stage, values, dist)
-        worst, regret[rows], values[rows], dist[rows] = kept
+        worst, regret[rows], values[rows], dist.index[rows] = kept
         cycling = np.flatnonzero(np.sum(recent, axis=0) >= 2) if worst > tol and recent \
             else np.zeros(0, dtype=np.int64)
         mixed, rounds, newton = [], 0, 0.0
@@ -280,11 +283,12 @@ class TableSolver:
             mixed = [{**_where(layout, row), "weights": [float(w) for w in weights if w > MIXED]}
                      for row, weights in zip(settled.rows, settled.weights, strict=True)
                      if np.count_nonzero(weights > MIXED) > 1]
+        dist.prune()
         return {"history": history, "converged": worst <= tol,
                 "cycling": (stage.start + cycling).tolist(), "mixed": mixed,
                 "settle_rounds": rounds, "newton_residual": newton}
 
-    def _once(self, stage: Stage, values: np.ndarray, dist: np.ndarray,
+    def _once(self, stage: Stage, values: np.ndarray, dist: Plays,
               regret: np.ndarray) -> None:
         """A stage whose states lead only to states solved before: each distinct payoff row
         of its movers solved once, cold (no warm starts kept), its values one pass."""

@@ -13,19 +13,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solver.sabords.game.table.compact import Plays
+
 
 @njit(cache=True)
-def sweep(values, order, succ, dist):
+def sweep(values, order, succ, index, table):
     """One Gauss-Seidel sweep over the state rows ``order``: ``values[r, j] = sum_o dist[r, o]
-    values[succ[r, o], (j - 1) mod N]`` (outcomes of zero probability skipped). Returns the
-    largest change."""
+    values[succ[r, o], (j - 1) mod N]`` (outcomes of zero probability skipped), ``dist[r]`` the
+    distribution ``table[index[r]]``. Returns the largest change."""
     players = values.shape[1]
     moved = 0.0
     new = np.empty(players)
     for r in order:
         new[:] = 0.0
+        d = index[r]
         for o in range(succ.shape[1]):
-            p = dist[r, o]
+            p = table[d, o]
             if p != 0.0:
                 row = succ[r, o]
                 for j in range(players):
@@ -38,18 +41,26 @@ def sweep(values, order, succ, dist):
     return moved
 
 
-def evaluate(values: np.ndarray, order: np.ndarray, succ: np.ndarray, dist: np.ndarray,
+def evaluate(values: np.ndarray, order: np.ndarray, succ: np.ndarray, dist: np.ndarray | Plays,
              tol: float = 1e-15, max_sweeps: int = 1_000_000) -> int:
-    """Sweep ``values`` in place until no entry moves by more than ``tol``; returns the
-    sweeps made."""
+    """Sweep ``values`` in place until no entry moves by more than ``tol`` (``dist``: a row per
+    state, or :class:`~solver.sabords.game.table.compact.Plays`); returns the sweeps made."""
+    index, table = _rows(dist)
     for sweeps in range(1, max_sweeps + 1):
-        if sweep(values, order, succ, dist) <= tol:
+        if sweep(values, order, succ, index, table) <= tol:
             return sweeps
     raise RuntimeError("the whole table's values did not converge")
 
 
+def _rows(dist: np.ndarray | Plays) -> tuple[np.ndarray, np.ndarray]:
+    """Each state's row of a table of distributions."""
+    if isinstance(dist, Plays):
+        return dist.index, dist.table
+    return np.arange(len(dist), dtype=np.int32), dist
+
+
 @njit(cache=True)
-def sweep_columns(local, order, succ, dist, start):
+def sweep_columns(local, order, succ, index, table, start):
     """One Gauss-Seidel sweep of many value tables at once: ``local[r - start, j, k]`` is
     table ``k``'s entry for row ``r`` (the rows ``start`` onwards; every row outside them is
     0 in every table), updated as :func:`sweep` over ``order``. Returns the largest change."""
@@ -59,8 +70,9 @@ def sweep_columns(local, order, succ, dist, start):
     new = np.empty((players, columns))
     for r in order:
         new[:, :] = 0.0
+        d = index[r]
         for o in range(succ.shape[1]):
-            p = dist[r, o]
+            p = table[d, o]
             s = succ[r, o] - start
             if p != 0.0 and 0 <= s < size:
                 for j in range(players):
@@ -77,11 +89,13 @@ def sweep_columns(local, order, succ, dist, start):
     return moved
 
 
-def evaluate_columns(local: np.ndarray, order: np.ndarray, succ: np.ndarray, dist: np.ndarray,
-                     start: int, tol: float = 1e-15, max_sweeps: int = 1_000_000) -> int:
+def evaluate_columns(local: np.ndarray, order: np.ndarray, succ: np.ndarray,
+                     dist: np.ndarray | Plays, start: int, tol: float = 1e-15,
+                     max_sweeps: int = 1_000_000) -> int:
     """:func:`evaluate` for many tables on the rows ``start`` onwards at once
     (:func:`sweep_columns`: zero outside them), in place; returns the sweeps made."""
+    index, table = _rows(dist)
     for sweeps in range(1, max_sweeps + 1):
-        if sweep_columns(local, order, succ, dist, start) <= tol:
+        if sweep_columns(local, order, succ, index, table, start) <= tol:
             return sweeps
     raise RuntimeError("the whole table's values did not converge")
