@@ -105,3 +105,18 @@ def test_plays_read_back_what_was_written_and_sweep_alike(compact) -> None:
     assert np.abs(full - compact.values).max() < 1e-14
     plays.prune()
     assert np.array_equal(plays.full(), dist)
+
+
+def test_successors_are_computed_where_read_as_the_layout_gives_them() -> None:
+    solver = equilibrium.TableSolver(SPEC)
+    layout = solver.layout
+    rows = np.random.default_rng(5).choice(layout.states, size=40, replace=False)
+    mine = solver.successors(rows)
+    for row, got in zip(rows.tolist(), mine, strict=True):
+        name, scores = layout.state_of(row)
+        assert np.array_equal(got, layout.successors(name, scores)[0])
+    stage = next(s for s in layout.stages() if s.repeats)
+    kept = solver.stage_successors(stage)
+    inside = np.arange(stage.start, stage.stop)[::7]
+    assert np.array_equal(kept[inside], solver.successors(inside))
+    assert "succ" not in solver.__dict__  # the whole table's are built only when asked for

@@ -46,12 +46,13 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.compact import Plays
-from solver.sabords.game.table.linear import evaluate
+from solver.sabords.game.table.linear import Successors, evaluate
 from solver.sabords.game.table.payoff import mover_payoff, tie_weights
 from solver.sabords.game.table.settle import settle
 from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
@@ -59,6 +60,7 @@ from solver.sabords.game.table.warm import WarmStarts
 
 BLOCK = 4096  # states whose turns are solved in one call
 ONCE_BLOCK = 65536  # states of a once-solved stage whose payoff rows are compared at once
+SUCC_BLOCK = 16384  # states whose successors are computed at once (turn_ends' temporaries)
 WINDOW = 4  # the steps looked back on: a state whose best turn changed twice in them cycles
 FALL = 0.9  # the lowest regret has fallen when a step's is below this times the lowest before
 CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
@@ -99,15 +101,42 @@ class TableSolver:
         layout = self.layout
         self.weights = tie_weights(tie, layout.players)  # the mover's payoff (table.payoff)
         self.lanes = layout.deck.lanes
-        self.succ = np.zeros((layout.states, layout.deck.count), dtype=np.int32)
-        for name, phase in layout.phases.items():
-            for lo in range(0, phase.size, ONCE_BLOCK):  # in blocks: turn_ends' temporaries
-                local = np.arange(lo, min(lo + ONCE_BLOCK, phase.size))
-                scores = np.stack(np.unravel_index(local, phase.shape), axis=1) + layout.low
-                self.succ[phase.start + local] = layout.successors(name, scores)
+        self._stage_succ: tuple[tuple[int, int], Successors] | None = None
         self.order = layout.order
         self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
         self.sweeps = 0  # the linear sweeps made (repeating stages; settling's own not counted)
+
+    def successors(self, rows: np.ndarray) -> np.ndarray:
+        """The row each outcome leads to from each state row of ``rows``
+        (:meth:`Layout.successors`), computed in blocks (:func:`turn_ends`' temporaries)."""
+        layout = self.layout
+        rows = np.asarray(rows)
+        out = np.empty((len(rows), layout.deck.count), dtype=np.int32)
+        for name, phase in layout.phases.items():
+            inside = np.flatnonzero((rows >= phase.start) & (rows < phase.start + phase.size))
+            for lo in range(0, len(inside), SUCC_BLOCK):
+                at = inside[lo:lo + SUCC_BLOCK]
+                scores = np.stack(np.unravel_index(rows[at] - phase.start, phase.shape),
+                                  axis=1) + layout.low
+                out[at] = layout.successors(name, scores)
+        return out
+
+    @cached_property
+    def succ(self) -> np.ndarray:
+        """Every state's successor rows (the table's readers; a solve keeps only those of the
+        stage it solves again and again, :meth:`stage_successors`)."""
+        return self.successors(np.arange(self.layout.states))
+
+    def stage_successors(self, stage: Stage) -> Successors:
+        """The successor rows of a stage's states (the last stage's kept)."""
+        if "succ" in self.__dict__:
+            return Successors(self.succ, 0)
+        span = (stage.start, stage.stop)
+        if self._stage_succ is None or self._stage_succ[0] != span:
+            self._stage_succ = None  # freed before the next is built
+            self._stage_succ = (span, Successors(
+                self.successors(np.arange(stage.start, stage.stop)), stage.start))
+        return self._stage_succ[1]
 
     def play(self, dist: np.ndarray | Plays, stages: list[Stage] | None = None) -> np.ndarray:
         """The values of playing ``dist`` (one row per state, or one row for every state),
@@ -135,14 +164,6 @@ class TableSolver:
         self.sweeps = 0
         whole = Stage(tuple(layout.phases), 0, layout.states, True)
         stages = layout.stages() if staged else [whole]
-        ready = np.zeros(layout.rows, dtype=bool)
-        ready[layout.states:] = True
-        for stage in stages:
-            rows = slice(stage.start, stage.stop)
-            ready[rows] = stage.repeats
-            if not ready[self.succ[rows]].all():
-                raise AssertionError(f"stage {stage.names} reads a state not solved before it")
-            ready[rows] = True
         dist = Plays.of(points_play_outcomes(layout.spec.rules) if start is None else start,
                         layout.states)
         values = self.play(dist, stages)
@@ -154,8 +175,12 @@ class TableSolver:
         regret = np.zeros(layout.states)
         steps, history, cycling, mixed, converged = {}, [], [], [], True
         settling = {"settle_rounds": 0, "newton_residual": 0.0}
+        ready = np.zeros(layout.rows, dtype=bool)  # the rows a stage may read
+        ready[layout.states:] = True
         for stage in stages:
+            ready[stage.start:stage.stop] = stage.repeats
             if stage.repeats:
+                _check(stage, ready, self.stage_successors(stage).rows)
                 found = self._iterate(stage, values, dist, regret, tol, max_steps,
                                       settle_rounds)
                 steps["/".join(stage.names)] = len(found["history"])
@@ -167,7 +192,8 @@ class TableSolver:
                                                   found["newton_residual"])
                 converged &= found["converged"]
             else:
-                self._once(stage, values, dist, regret)
+                self._once(stage, values, dist, regret, ready)
+            ready[stage.start:stage.stop] = True
         worst = float(regret.max(initial=0.0))
         cycles = np.array(cycling, dtype=np.int64)
         stats = {
@@ -187,12 +213,18 @@ class TableSolver:
         """The values of a stage's states when they play ``dist`` (the stages before it
         valued): sweeps when its states lead to each other, else one pass."""
         if stage.repeats:
-            self.sweeps += evaluate(values, self._order(stage), self.succ, dist)
+            self.sweeps += evaluate(values, self._order(stage), self.stage_successors(stage),
+                                    dist)
             return
         for lo in range(stage.start, stage.stop, ONCE_BLOCK):
-            rows = slice(lo, min(lo + ONCE_BLOCK, stage.stop))
-            nxt = np.roll(values[self.succ[rows]], 1, axis=2)  # position j reads column j - 1
-            values[rows] = np.einsum("so,soj->sj", dist[rows], nxt)
+            rows = np.arange(lo, min(lo + ONCE_BLOCK, stage.stop))
+            self._pass(rows, self.successors(rows), values, dist)
+
+    @staticmethod
+    def _pass(rows: np.ndarray, succ: np.ndarray, values: np.ndarray, dist: Plays) -> None:
+        """The values of ``rows`` (successors ``succ``) from those of the rows they lead to."""
+        nxt = np.roll(values[succ], 1, axis=2)  # position j reads column j - 1
+        values[rows] = np.einsum("so,soj->sj", dist[rows], nxt)
 
     def _own(self, rows_values: np.ndarray) -> np.ndarray:
         """The mover's payoff of states' values (their own column, and the tie rule's)."""
@@ -207,15 +239,15 @@ class TableSolver:
         """The sweeps' order (:attr:`Layout.order`) on a stage's states."""
         return self.order[(self.order >= stage.start) & (self.order < stage.stop)]
 
-    def _best(self, rows: np.ndarray, values: np.ndarray, warm: WarmStarts, part: slice,
-              tol: float = 1e-14):
+    def _best(self, rows: np.ndarray, values: np.ndarray, succ: Successors, warm: WarmStarts,
+              part: slice, tol: float = 1e-14):
         """The best turns of ``rows`` (the states ``part`` of ``warm``) against ``values``,
         warm-started from the policies and push memo last found for them (updated). Only the
         policy is kept: the engine evaluates a stored policy at the new payoffs before its
         first Bellman update, and from zero values that takes about as many updates as from
         the last values (the answer is the final iterate's either way), at a fifth of the
         memory."""
-        pay = self._pay(values, self.succ[rows])
+        pay = self._pay(values, succ[rows])
         store = self.lanes.storage(len(rows))
         memo = warm.load(part, store)
         solved = self.lanes.solve(pay, np.arange(len(rows)), store, tol, distribution=True,
@@ -231,6 +263,7 @@ class TableSolver:
         rows = np.arange(stage.start, stage.stop)
         size = len(rows)
         warm = WarmStarts(self.lanes, size)
+        succ = self.stage_successors(stage)
         self._value(stage, values, dist)  # points play here, the stages before it solved
         recent: list[np.ndarray] = []  # per step of the last WINDOW: which best turns changed
         played: list[dict] = []  # per step of the last WINDOW: the changed states' new turns
@@ -244,7 +277,7 @@ class TableSolver:
             picks = np.empty(size, dtype=np.int32)
             for lo in range(0, size, BLOCK):
                 part = slice(lo, min(lo + BLOCK, size))
-                solved = self._best(rows[part], values, warm, part)
+                solved = self._best(rows[part], values, succ, warm, part)
                 best[part], picks[part] = solved.values, dist.picks(solved.dist).index
             warm.prune()
             return best - self._own(values[rows]), Plays(picks, dist.pool)
@@ -276,7 +309,7 @@ class TableSolver:
         if len(cycling) and settle_rounds:
             seen = {int(rows[at]): [dist[rows[at]].copy(), *(p[at] for p in played if at in p)]
                     for at in cycling.tolist()}
-            settled = settle(values, dist, self.succ, self._order(stage), respond, rows, seen, tol,
+            settled = settle(values, dist, succ, self._order(stage), respond, rows, seen, tol,
                              settle_rounds, self.progress, self.weights)
             worst, regret[rows] = settled.regret, settled.gain
             rounds, newton = settled.rounds, settled.newton_gap
@@ -288,16 +321,18 @@ class TableSolver:
                 "cycling": (stage.start + cycling).tolist(), "mixed": mixed,
                 "settle_rounds": rounds, "newton_residual": newton}
 
-    def _once(self, stage: Stage, values: np.ndarray, dist: Plays,
-              regret: np.ndarray) -> None:
-        """A stage whose states lead only to states solved before: each distinct payoff row
-        of its movers solved once, cold (no warm starts kept), its values one pass."""
+    def _once(self, stage: Stage, values: np.ndarray, dist: Plays, regret: np.ndarray,
+              ready: np.ndarray) -> None:
+        """A stage whose states lead only to states solved before (``ready``): each distinct
+        payoff row of its movers solved once, cold (no warm starts kept), its values one pass
+        (block by block, each block's successors computed once)."""
         started = time.perf_counter()
         seen: dict[bytes, int] = {}  # a distinct payoff row: its index in found
-        found_best, found_dist = [np.zeros(0)], [np.zeros((0, self.layout.deck.count))]
+        found_best, found_dist = [np.zeros(0)], [np.zeros(0, dtype=np.int32)]  # in dist's pool
         for lo in range(stage.start, stage.stop, ONCE_BLOCK):
             rows = np.arange(lo, min(lo + ONCE_BLOCK, stage.stop))
-            succ = self.succ[rows]
+            succ = self.successors(rows)
+            _check(stage, ready, succ)
             pay = np.ascontiguousarray(self._pay(values, succ))
             keys = pay.view(np.dtype((np.void, pay.shape[1] * pay.itemsize))).ravel()
             unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
@@ -311,19 +346,24 @@ class TableSolver:
                                           self.lanes.storage(len(part)), 1e-14,
                                           distribution=True)
                 found_best.append(solved.values)
-                found_dist.append(solved.dist)
+                found_dist.append(dist.picks(solved.dist).index)
             found_best, found_dist = [np.concatenate(found_best)], [np.concatenate(found_dist)]
             pick = ids[inverse.ravel()]
-            dist[rows] = found_dist[0][pick]
-            regret[rows] = found_best[0][pick]
-        self._value(stage, values, dist)
-        regret[stage.start:stage.stop] -= self._own(values[stage.start:stage.stop])
+            dist.index[rows] = found_dist[0][pick]
+            self._pass(rows, succ, values, dist)
+            regret[rows] = found_best[0][pick] - self._own(values[rows])
         self.distinct[stage.names] = len(seen)
         if self.progress:
             print(f"  whole table ({self.layout.players} players, {'/'.join(stage.names)}): "
                   f"{stage.stop - stage.start:,} states, {len(seen):,} distinct turns "
                   f"({time.perf_counter() - started:.1f} s)",
                   file=sys.stderr, flush=True)
+
+
+def _check(stage: Stage, ready: np.ndarray, succ: np.ndarray) -> None:
+    """That a stage's states (successors ``succ``) read only the rows ``ready``."""
+    if not ready[succ].all():
+        raise AssertionError(f"stage {stage.names} reads a state not solved before it")
 
 
 def _last_fall(history: list[float]) -> int:
@@ -358,7 +398,7 @@ def regret(solution: TableSolution, rows: np.ndarray | None = None) -> np.ndarra
     best = np.empty(len(rows))
     for lo in range(0, len(rows), BLOCK):
         part = rows[lo:lo + BLOCK]
-        pay = solution.values[solver.succ[part], layout.players - 1]
+        pay = solution.values[solver.successors(part), layout.players - 1]
         best[lo:lo + len(part)] = lanes.solve(pay, np.arange(len(part)),
                                               lanes.storage(len(part)), 1e-14).values
     return best - solution.values[rows, 0]

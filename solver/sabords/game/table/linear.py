@@ -10,17 +10,31 @@ converge because every way of playing ends the game with probability one
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from solver.sabords.game.table.compact import Plays
 
 
+class Successors(NamedTuple):
+    """The successor rows (:meth:`~solver.sabords.game.table.states.Layout.successors`) of the
+    state rows ``first`` onwards only (one stage's), indexed by state row like the whole
+    table's."""
+
+    rows: np.ndarray
+    first: int
+
+    def __getitem__(self, rows) -> np.ndarray:
+        return self.rows[np.asarray(rows) - self.first]
+
+
 @njit(cache=True)
-def sweep(values, order, succ, index, table):
+def sweep(values, order, succ, first, index, table):
     """One Gauss-Seidel sweep over the state rows ``order``: ``values[r, j] = sum_o dist[r, o]
-    values[succ[r, o], (j - 1) mod N]`` (outcomes of zero probability skipped), ``dist[r]`` the
-    distribution ``table[index[r]]``. Returns the largest change."""
+    values[succ[r - first, o], (j - 1) mod N]`` (outcomes of zero probability skipped),
+    ``dist[r]`` the distribution ``table[index[r]]``. Returns the largest change."""
     players = values.shape[1]
     moved = 0.0
     new = np.empty(players)
@@ -30,7 +44,7 @@ def sweep(values, order, succ, index, table):
         for o in range(succ.shape[1]):
             p = table[d, o]
             if p != 0.0:
-                row = succ[r, o]
+                row = succ[r - first, o]
                 for j in range(players):
                     new[j] += p * values[row, (j + players - 1) % players]
         for j in range(players):
@@ -41,15 +55,22 @@ def sweep(values, order, succ, index, table):
     return moved
 
 
-def evaluate(values: np.ndarray, order: np.ndarray, succ: np.ndarray, dist: np.ndarray | Plays,
-             tol: float = 1e-15, max_sweeps: int = 1_000_000) -> int:
-    """Sweep ``values`` in place until no entry moves by more than ``tol`` (``dist``: a row per
-    state, or :class:`~solver.sabords.game.table.compact.Plays`); returns the sweeps made."""
+def evaluate(values: np.ndarray, order: np.ndarray, succ: np.ndarray | Successors,
+             dist: np.ndarray | Plays, tol: float = 1e-15, max_sweeps: int = 1_000_000) -> int:
+    """Sweep ``values`` in place until no entry moves by more than ``tol`` (``succ``: the whole
+    table's successors or those of the rows swept; ``dist``: a row per state, or
+    :class:`~solver.sabords.game.table.compact.Plays`); returns the sweeps made."""
     index, table = _rows(dist)
+    succ, first = _from(succ)
     for sweeps in range(1, max_sweeps + 1):
-        if sweep(values, order, succ, index, table) <= tol:
+        if sweep(values, order, succ, first, index, table) <= tol:
             return sweeps
     raise RuntimeError("the whole table's values did not converge")
+
+
+def _from(succ: np.ndarray | Successors) -> tuple[np.ndarray, int]:
+    """A successor table and the first state row it holds."""
+    return (succ.rows, succ.first) if isinstance(succ, Successors) else (succ, 0)
 
 
 def _rows(dist: np.ndarray | Plays) -> tuple[np.ndarray, np.ndarray]:
@@ -60,7 +81,7 @@ def _rows(dist: np.ndarray | Plays) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def sweep_columns(local, order, succ, index, table, start):
+def sweep_columns(local, order, succ, first, index, table, start):
     """One Gauss-Seidel sweep of many value tables at once: ``local[r - start, j, k]`` is
     table ``k``'s entry for row ``r`` (the rows ``start`` onwards; every row outside them is
     0 in every table), updated as :func:`sweep` over ``order``. Returns the largest change."""
@@ -73,7 +94,7 @@ def sweep_columns(local, order, succ, index, table, start):
         d = index[r]
         for o in range(succ.shape[1]):
             p = table[d, o]
-            s = succ[r, o] - start
+            s = succ[r - first, o] - start
             if p != 0.0 and 0 <= s < size:
                 for j in range(players):
                     src = (j + players - 1) % players
@@ -89,13 +110,14 @@ def sweep_columns(local, order, succ, index, table, start):
     return moved
 
 
-def evaluate_columns(local: np.ndarray, order: np.ndarray, succ: np.ndarray,
+def evaluate_columns(local: np.ndarray, order: np.ndarray, succ: np.ndarray | Successors,
                      dist: np.ndarray | Plays, start: int, tol: float = 1e-15,
                      max_sweeps: int = 1_000_000) -> int:
     """:func:`evaluate` for many tables on the rows ``start`` onwards at once
     (:func:`sweep_columns`: zero outside them), in place; returns the sweeps made."""
     index, table = _rows(dist)
+    succ, first = _from(succ)
     for sweeps in range(1, max_sweeps + 1):
-        if sweep_columns(local, order, succ, index, table, start) <= tol:
+        if sweep_columns(local, order, succ, first, index, table, start) <= tol:
             return sweeps
     raise RuntimeError("the whole table's values did not converge")
