@@ -120,3 +120,18 @@ def test_successors_are_computed_where_read_as_the_layout_gives_them() -> None:
     inside = np.arange(stage.start, stage.stop)[::7]
     assert np.array_equal(kept[inside], solver.successors(inside))
     assert "succ" not in solver.__dict__  # the whole table's are built only when asked for
+
+
+def test_the_solution_and_its_cache_entry_keep_the_play_compactly(compact, monkeypatch,
+                                                                  tmp_path) -> None:
+    from solver.sabords.game.table.positions import load_table
+
+    assert isinstance(compact.plays, Plays)
+    assert compact.plays.pool.count == len({row.tobytes() for row in compact.dist})
+    monkeypatch.setenv("TREASURE_CACHE", str(tmp_path))
+    built = load_table(SPEC)
+    assert list(tmp_path.rglob("*.tsc"))
+    again = load_table(SPEC)  # read back from the entry just written
+    assert isinstance(again.plays, Plays)
+    assert np.array_equal(again.dist, compact.dist) and np.array_equal(built.dist, compact.dist)
+    assert np.array_equal(again.values, compact.values)

@@ -19,6 +19,17 @@ class Pool:
         self.count = 1
         self.named: dict[int, list[int]] = {hash(self.rows[0].tobytes()): [0]}
 
+    @staticmethod
+    def of(rows: np.ndarray) -> Pool:
+        """A pool of ``rows`` (distinct), in their order."""
+        pool = Pool(rows[0])
+        pool.rows = np.array(rows)
+        pool.count = len(rows)
+        pool.named = {}
+        for at in range(pool.count):
+            pool.named.setdefault(hash(pool.rows[at].tobytes()), []).append(at)
+        return pool
+
     @property
     def nbytes(self) -> int:
         return self.count * self.rows[0].nbytes
@@ -50,11 +61,8 @@ class Pool:
         """Keep only the rows named in ``ids`` (renumbered in their order); returns ``ids``
         renumbered."""
         used, renamed = np.unique(ids, return_inverse=True)
-        self.rows = self.rows[used]
-        self.count = len(used)
-        self.named = {}
-        for at in range(self.count):
-            self.named.setdefault(hash(self.rows[at].tobytes()), []).append(at)
+        kept = Pool.of(self.rows[used])
+        self.rows, self.count, self.named = kept.rows, kept.count, kept.named
         return renamed.reshape(ids.shape).astype(np.int32)
 
 
@@ -117,6 +125,10 @@ class Plays:
     def full(self) -> np.ndarray:
         """Every state's distribution written out."""
         return self.pool.rows[self.index]
+
+    def distinct(self) -> np.ndarray:
+        """The distinct distributions (``index`` names rows of it)."""
+        return self.pool.rows[:self.pool.count]
 
     def prune(self) -> None:
         """Forget the distributions no state plays (the pool no longer shared)."""

@@ -71,12 +71,19 @@ MIXED = 1e-6  # weights below this are reported as a turn not played (the values
 @dataclass
 class TableSolution:
     """A solved table: one value vector per state (:class:`Layout` rows), the outcome
-    distribution each state plays, and how it was found (``stats``)."""
+    distribution each state plays (``plays``: a row per state, or kept compactly), and how it
+    was found (``stats``)."""
 
     layout: Layout
     values: np.ndarray
-    dist: np.ndarray
+    plays: np.ndarray | Plays
     stats: dict = field(default_factory=dict)
+
+    @cached_property
+    def dist(self) -> np.ndarray:
+        """The outcome distribution of every state, a row each (written out when first
+        read)."""
+        return self.plays if isinstance(self.plays, np.ndarray) else self.plays.full()
 
     @property
     def spec(self) -> TableSpec:
@@ -207,7 +214,7 @@ class TableSolver:
             **settling, "sweeps": self.sweeps,
             "points_play": points_seats.tolist(), "seconds": time.perf_counter() - started,
         }
-        return TableSolution(layout, values, dist.full(), stats)
+        return TableSolution(layout, values, dist, stats)
 
     def _value(self, stage: Stage, values: np.ndarray, dist: Plays) -> None:
         """The values of a stage's states when they play ``dist`` (the stages before it

@@ -19,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from solver.errors import InputError
+from solver.sabords.game.table.compact import Plays, Pool
 from solver.sabords.game.table.equilibrium import TableSolution, solve_table
 from solver.sabords.game.table.rule import (
     RULE,
@@ -40,6 +41,7 @@ from solver.sabords.game.two_player import GameTable
 from solver.sabords.turn.lanes import UNIT, deck_turns
 
 CACHE_VERSION = 1
+TABLE_VERSION = 2  # the whole table's entry: its play kept as distinct rows and an index
 
 
 def parse_scores(text: str) -> tuple[int, ...]:
@@ -128,7 +130,10 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
                       file=sys.stderr, flush=True)
             solution = solve_table(spec, progress=progress)
         meta = json.dumps(solution.stats, sort_keys=True).encode()
-        return {"values": solution.values, "dist": solution.dist,
+        plays = solution.plays
+        index, rows = (plays.index, plays.distinct()) if isinstance(plays, Plays) else \
+            (np.arange(len(plays), dtype=np.int32), plays)
+        return {"values": solution.values, "dist_index": index, "dist_rows": rows,
                 "stats": np.frombuffer(meta, dtype=np.uint8)}
 
     kind, key, label = _table_entry(spec)
@@ -146,14 +151,17 @@ def _solution(layout: Layout, arrays: dict[str, np.ndarray]) -> TableSolution:
     values = np.asarray(arrays["values"])
     if values.shape != (layout.rows, layout.spec.players):
         raise ValueError("the cached whole-table values have the wrong shape")
-    dist = np.asarray(arrays["dist"])
+    index, rows = np.asarray(arrays["dist_index"]), np.asarray(arrays["dist_rows"])
+    if len(index) and (rows.ndim != 2 or index.max() >= len(rows) or index.min() < 0):
+        raise ValueError("the cached whole-table play does not fit its rows")
+    plays = Plays(index, Pool.of(rows)) if len(index) else rows  # the shipped table: no play
     stats = json.loads(bytes(np.asarray(arrays["stats"])).decode())
-    return TableSolution(layout, values, dist, stats)
+    return TableSolution(layout, values, plays, stats)
 
 
 def _table_entry(spec: TableSpec) -> tuple[str, dict, str]:
     """The cache entry (kind, key, label) of a whole-table solution."""
-    return ("sabords-table", {"version": CACHE_VERSION, **spec.key()},
+    return ("sabords-table", {"version": TABLE_VERSION, **spec.key()},
             f"table-{spec.players}-{spec.game.target}")
 
 
