@@ -10,7 +10,7 @@ checks dragon patrols.
 
 from __future__ import annotations
 
-import heapq
+from collections import deque
 from collections.abc import Callable, Container, Sequence
 
 from solver.dragon.board import Island
@@ -32,46 +32,48 @@ def distances_to_goal(isl: Island, tiles: Sequence, own: str, me: str, partner: 
                       dragons: Container[int],
                       occupied: set[int], waiter: bool, treasure: bool,
                       carriers_cross_empty: bool) -> list[int]:
-    """Backward 0-1 Dijkstra: the cards needed from every node (INF: the goal is out of reach).
+    """Backward 0-1 breadth-first search (each node's entry costs 0 or 1 cards, so a deque
+    ordered by distance replaces a heap): the cards needed from every node (INF: the goal is
+    out of reach).
 
     ``tiles[v]`` is compared with ``own``; ``occupied`` holds the nodes of the other hunters;
     ``partner`` is "" for a hunter without treasure."""
     n = len(isl.names)
     T = isl.treasure
     base = entry_costs(isl, tiles, own, me, partner, occupied, treasure, carriers_cross_empty)
-
-    def cost(v: int) -> int | None:
-        return None if v in dragons else base(v)
-
+    cost = [None if v in dragons else base(v) for v in range(n)]
     dist = [INF] * n
-    heap: list[tuple[int, int]] = []
+    queue: deque[tuple[int, int]] = deque()
     if partner:
         for c in (me, partner):
             dist[isl.boat_node[c]] = 0
-            heap.append((0, isl.boat_node[c]))
+            queue.append((0, isl.boat_node[c]))
     else:
         if waiter:
-            exits = [cost(h) for h in isl.adj[T] if isl.is_field(h)]
+            exits = [cost[h] for h in isl.adj[T] if isl.is_field(h)]
             exits = [c for c in exits if c is not None]
             if not exits:
                 return dist
             dist[T] = min(exits)
         else:
             dist[T] = 0
-        heap.append((dist[T], T))
-    heapq.heapify(heap)
-    while heap:
-        d, v = heapq.heappop(heap)
+        queue.append((dist[T], T))
+    adj = isl.adj
+    while queue:
+        d, v = queue.popleft()
         if d > dist[v]:
             continue
-        c = cost(v)
+        c = cost[v]
         if c is None:
             continue
-        for u in isl.adj[v]:
+        nd = d + c
+        for u in adj[v]:
             if u == T and not partner:
                 continue  # the treasure field is never crossed
-            nd = d + c
             if nd < dist[u]:
                 dist[u] = nd
-                heapq.heappush(heap, (nd, u))
+                if c:
+                    queue.append((nd, u))
+                else:
+                    queue.appendleft((nd, u))
     return dist
