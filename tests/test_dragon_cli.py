@@ -64,16 +64,27 @@ def test_bad_input_is_one_line_and_status_2(capsys, args, message):
     assert "Traceback" not in err
 
 
-def test_route_work_limit_marks_a_route_not_proved(capsys):
-    """A cut-off still prints the best route found, and says it is not proved optimal; the
-    status line stays off stderr when stderr is not a terminal."""
+@pytest.mark.parametrize("option, says", [
+    ("--work-limit", "not proved optimal"),
+    ("--work-budget", "not proved optimal; --work-budget 1e9 proves it"),
+])
+def test_a_cut_off_route_is_marked_not_proved(capsys, option, says):
+    """A cut-off (a model's work limit, or the whole query's budget) still prints the best
+    route found and says it is not proved optimal; the status line stays off stderr when
+    stderr is not a terminal."""
     hand = "swap-any,swap-adjacent,swap-adjacent,flight,forest,desert"
-    code, out, err = run(capsys, "route", "--hunter", "red", "--hand", hand, "--work-limit",
-                         "0.01", "--json")
+    cut = ("route", "--hunter", "red", "--hand", hand, option, "0.01")
+    code, out, err = run(capsys, *cut, "--json")
     assert code == 0 and err == ""
     assert json.loads(out)["optimal"] is False
-    code, out, _ = run(capsys, "route", "--hunter", "red", "--hand", hand, "--work-limit", "0.01")
-    assert code == 0 and "not proved optimal" in out
+    code, out, _ = run(capsys, *cut)
+    assert code == 0 and says in out
+
+
+def test_a_budget_left_unspent_changes_nothing(capsys):
+    outs = [run(capsys, "route", "--hunter", "red", "--hand", "forest,swap-adjacent",
+                "--json", *extra)[1] for extra in ((), ("--work-budget", "1e9"))]
+    assert outs[0] == outs[1] and json.loads(outs[0])["optimal"] is True
 
 
 def test_bad_board_file_is_reported(capsys, tmp_path):

@@ -54,3 +54,12 @@ def test_the_bench_reports_wall_cpu_and_work_apart():
         spread = figures[key]
         assert 0 <= spread["median"] <= spread["p95"] <= spread["worst"]
     assert figures["work"]["worst"] > 0
+    assert figures["proved"] == 2 and 0 <= figures["proved_within_2s"] <= 2
+
+
+def test_the_bench_counts_the_routes_a_spent_budget_leaves_unproved():
+    """Hand #0 is proved within 0.02 units of work, hand #1 needs more."""
+    hands = three_swap_queries(2)
+    assert [cp_route(q).work > 0.02 for q in hands] == [False, True]
+    figures = timed(hands, "two hands within a small budget", budget=0.02)
+    assert figures["proved"] == 1

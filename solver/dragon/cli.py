@@ -12,7 +12,7 @@ import click
 from solver.cli_status import StatusLine
 from solver.dragon.board import Island, load_island
 from solver.dragon.position import Position, load_position
-from solver.dragon.route import WORK_LIMIT
+from solver.dragon.route import WORK_BUDGET, WORK_LIMIT
 from solver.errors import InputError
 from solver.io import dumps_json, output_path, read_text, write_output
 
@@ -170,9 +170,14 @@ def layout(out_file, as_json) -> None:
               default=WORK_LIMIT, show_default=True, metavar="UNITS",
               help="CP-SAT's deterministic work per model (roughly seconds). When reached, the "
                    "best route found is shown, marked as not proved optimal.")
+@click.option("--work-budget", type=click.FloatRange(min=0, min_open=True), callback=_finite,
+              default=WORK_BUDGET, show_default=True, metavar="UNITS",
+              help="CP-SAT's deterministic work for the whole query (the web page's too). "
+                   "When spent, the best route found is shown, marked as not proved optimal; "
+                   "a large budget (1e9) proves every route, however long it takes.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def route(hunter, hand, goal, board_file, position_file, variants, method, work_limit,
-          as_json) -> None:
+          work_budget, as_json) -> None:
     """The cheapest legal turn to the goal, or the turn that ends closest to it.
 
     Cards: water, volcano, mountain, farmland, forest, desert; a double terrain card as
@@ -181,7 +186,7 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
 
     A hand of three swap cards may solve many models, and its rare worst case takes far
     longer than the rest (`make bench` measures both; a status line on stderr says which
-    model is being solved; --work-limit caps each).
+    model is being solved; --work-limit caps each, --work-budget the whole query).
 
     \b
     Example:
@@ -195,7 +200,7 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
     colour = _colour(island, hunter)
     q = RouteQuery(pos, colour, parse_hand(hand, island.model), goal, _variants(variants))
     with StatusLine() as status:
-        result = best_route(q, method, work_limit, status)
+        result = best_route(q, method, work_limit, status, work_budget)
     if as_json:
         click.echo(dumps_json(route_document(q, result)), nl=False)
         return
@@ -217,8 +222,8 @@ def _route_text(island: Island, q: RouteQuery, result: RouteResult) -> str:
         lines.append(f"not reachable this turn; ends {result.remaining} terrain card(s) away "
                      f"after playing {result.cards_used}")
     if not result.optimal:
-        lines.append("(the solver's work limit was reached: the best route found, not proved "
-                     "optimal)")
+        lines.append("(the solver's work budget or limit was reached: the best route found, "
+                     "not proved optimal; --work-budget 1e9 proves it, however long it takes)")
     if not result.plan:
         lines.append(f"no useful move: no card of this hand brings {q.hunter} closer to "
                      f"{goal}; nothing to play")

@@ -20,6 +20,13 @@ from solver.errors import InputError
 
 INF = 10**6  # "cannot reach the goal even with any number of terrain cards"
 WORK_LIMIT = 120.0  # CP-SAT's deterministic time per model: the same cut-off on every machine
+# CP-SAT's deterministic time for a whole route query as the command line and the page ask it
+# (``router.rounds.cp_route(budget=...)``). Most hands are proved optimal well within it; a
+# few hands with three swap cards need far more to prove their route optimal, and are then
+# answered with the best route found and ``optimal`` false. Deterministic, so the same query
+# gets the same answer on every machine; the wall time it buys depends on the machine and on
+# the Python work around the models (``make bench`` measures both, and how many it proves).
+WORK_BUDGET = 0.5
 
 
 @dataclass

@@ -22,11 +22,13 @@ METHODS = ("auto", "cp-sat", "search")
 
 
 def best_route(q: RouteQuery, method: str = "auto", work_limit: float = WORK_LIMIT,
-               progress: Callable[[str], None] | None = None) -> RouteResult:
+               progress: Callable[[str], None] | None = None,
+               budget: float | None = None) -> RouteResult:
     """The optimal turn by ``method``: ``search`` (the exhaustive search), ``cp-sat`` (the
-    CP-SAT router, each model within ``work_limit``, ``progress`` told which one is being
-    solved), or ``auto``: the search when the hand holds no swap card, CP-SAT otherwise.
-    A one-line InputError when CP-SAT finds no route within the work limit."""
+    CP-SAT router, each model within ``work_limit`` and the whole query within ``budget``
+    if given (``route.WORK_BUDGET``), ``progress`` told which one is being solved), or ``auto``:
+    the search when the hand holds no swap card, CP-SAT otherwise. A one-line InputError
+    when CP-SAT finds no route within the work limit."""
     if method == "auto":
         method = "cp-sat" if holds_swap(q.hand, q.position.island.model) else "search"
     if method == "search":
@@ -34,7 +36,7 @@ def best_route(q: RouteQuery, method: str = "auto", work_limit: float = WORK_LIM
     if method != "cp-sat":
         raise InputError(f"unknown route method {method!r}; use {', '.join(METHODS)}")
     try:
-        return cp_route(q, work_limit=work_limit, progress=progress)
+        return cp_route(q, work_limit=work_limit, progress=progress, budget=budget)
     except NotSolved:
         raise InputError(f"no route found within --work-limit {work_limit:g}; "
                          "raise it") from None

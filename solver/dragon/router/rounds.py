@@ -22,15 +22,21 @@ _STAGE_NAMES = {False: "relaxation bound", "strict": "strict proposal",
 
 
 def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
-             progress: Callable[[str], None] | None = None) -> RouteResult:
+             progress: Callable[[str], None] | None = None,
+             budget: float | None = None) -> RouteResult:
     """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers, each closed by a
     relaxation bound (README.md in this folder explains the rounds, the relaxation and why it
     is a bound, once).
 
     Should a model reach the work limit (``WORK_LIMIT``, deterministic), the best route found
     so far is returned with ``optimal`` False; the same query always gives the same answer.
-    ``progress``, if given, is told which model is being solved (for a status line: a hand
-    of three swap cards may solve many models; ``make bench`` measures how long).
+    ``budget``, if given, caps the deterministic work of the whole query (``route.WORK_BUDGET``
+    says why): the swap-free model still has the whole work limit (the answer needs a
+    route), the others share what is left, and once it is spent no further model is solved:
+    the best real route found (the just-in-time search is asked for one if it was not yet)
+    is returned with ``optimal`` False. ``progress``, if
+    given, is told which model is being solved (for a status line: a hand of three swap
+    cards may solve many models; ``make bench`` measures how long).
     """
     t0 = time.perf_counter()
     say = progress or (lambda _text: None)
@@ -42,118 +48,154 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     solved = [prev]  # every router solved, for the work spent
     result = prev.solve(workers, work_limit)
     proved = result.optimal
+    limit = _Budget(solved, work_limit, budget).left  # the work each further model may take
     mixed = any(len(c.actions) > 1 and c.swaps(q.position.island.model)
                 for c in q.hand)
     named_bound = None  # the named relaxation's bound of the round before
     built: dict = {}  # each stage's model, built in the first round and solved again after
     tried: set = set()  # the proposals completed so far
     started = False  # the just-in-time search has been asked for a route
-    for k in range(1, most + 1):
-        if result.remaining is None:
-            break
-        if named_bound is not None and named_bound >= prev.objective:
-            break  # round k-1's named bound covers every route with at least k-1 swaps
-        lower, plan, done, completed, plain = None, None, False, None, None
-        # the plain relaxation first (small, fast), then a strict proposal that may meet its
-        # bound, then the relaxation naming the jokers' sources (tighter, larger)
-        for stage in (stages if not mixed else ()):
-            if stage == "strict" and lower is None:
+    completed = None  # a proposal completed into a real route (round k's, when set)
+    try:
+        for k in range(1, most + 1):
+            if result.remaining is None:
                 break
-            say(f"round {k} of {most}: {_STAGE_NAMES[stage]}")
-            if stage == "strict":
-                strict, again = _stage_model(q, stage, k, built, solved)
-                strict_result = _attempt(strict, workers, STRICT_WORK, again=again)
-                proposal = None
-                if strict_result is not None and strict_result.remaining is not None:
-                    proposal = _repaired(strict, strict_result)
-            else:
-                if stage and most >= PRIMAL_SWAPS and not started:
-                    # the plain relaxation and the proposal did not settle round 1: before the
-                    # large relaxation, a real route to look below
-                    started = True
-                    found = _started(q, prev, say)
-                    if found is not None:
-                        result, prev = found
-                        if lower >= prev.objective:
-                            done = True
-                            break
-                # The named relaxation is a restriction of the plain one: it starts from the
-                # plain route, cannot go below the plain bound, and looks only below the best
-                # real route so far (finding none proves that route optimal).
-                best = prev
-                if completed is not None and completed[1].objective <= prev.objective:
-                    best = completed[1]
-                relaxed, again = _stage_model(q, stage, k, built, solved)
-                floor = lower
-                if stage and named_bound is not None:
-                    # (round k's named relaxation restricts round k-1's: its bound holds too)
-                    floor = max(lower or 0, named_bound)
-                relaxed_result = _attempt(relaxed, workers, work_limit, lower=floor, warm=plain,
-                                          upper=best.objective - 1 if stage else None,
-                                          again=again)
-                if relaxed_result is None:
-                    continue
-                plain = relaxed
-                if relaxed.objective == INF:  # no relaxed route (better than the best)
-                    if stage and best is not prev:
-                        result, prev = completed
+            if named_bound is not None and named_bound >= prev.objective:
+                break  # round k-1's named bound covers every route with at least k-1 swaps
+            lower, plan, done, completed, plain = None, None, False, None, None
+            # the plain relaxation first (small, fast), then a strict proposal that may meet its
+            # bound, then the relaxation naming the jokers' sources (tighter, larger)
+            for stage in (stages if not mixed else ()):
+                if stage == "strict" and lower is None:
+                    break
+                say(f"round {k} of {most}: {_STAGE_NAMES[stage]}")
+                if stage == "strict":
+                    strict, again = _stage_model(q, stage, k, built, solved)
+                    strict_result = _attempt(strict, workers, limit(STRICT_WORK),
+                                             again=again)
+                    proposal = None
+                    if strict_result is not None and strict_result.remaining is not None:
+                        proposal = _repaired(strict, strict_result)
+                else:
+                    if stage and most >= PRIMAL_SWAPS and not started:
+                        # the plain relaxation and the proposal did not settle round 1: before the
+                        # large relaxation, a real route to look below
+                        started = True
+                        found = _started(q, prev, say)
+                        if found is not None:
+                            result, prev = found
+                            if lower >= prev.objective:
+                                done = True
+                                break
+                    # The named relaxation is a restriction of the plain one: it starts from the
+                    # plain route, cannot go below the plain bound, and looks only below the best
+                    # real route so far (finding none proves that route optimal).
+                    best = prev
+                    if completed is not None and completed[1].objective <= prev.objective:
+                        best = completed[1]
+                    relaxed, again = _stage_model(q, stage, k, built, solved)
+                    floor = lower
+                    if stage and named_bound is not None:
+                        # (round k's named relaxation restricts round k-1's: its bound holds too)
+                        floor = max(lower or 0, named_bound)
+                    relaxed_result = _attempt(relaxed, workers, limit(), lower=floor, warm=plain,
+                                              upper=best.objective - 1 if stage else None,
+                                              again=again)
+                    if relaxed_result is None:
+                        continue
+                    plain = relaxed
+                    if relaxed.objective == INF:  # no relaxed route (better than the best)
+                        if stage and best is not prev:
+                            result, prev = completed
+                        done = True
+                        break
+                    lower = max(lower or 0, relaxed.bound)
+                    if stage:
+                        named_bound = relaxed.bound
+                    if lower >= prev.objective:
+                        done = True
+                        break
+                    proposal = _repaired(relaxed, relaxed_result)
+                if proposal is not None:
+                    plan = proposal
+                    key = tuple(move.key() for move in plan)
+                    if (proved and key not in tried
+                            and (completed is None or completed[1].objective > lower)):
+                        tried.add(key)  # (a proposal met again completes as it did before)
+                        say(f"round {k} of {most}: completing a proposed route")
+                        completed = (_completed(q, k, plan, lower, workers, limit(), solved)
+                                     or completed)
+                if completed is not None and completed[1].objective == lower:
+                    # a real route at the relaxation's bound is optimal over every route (fewer
+                    # swaps cannot beat round k-1, more cannot beat the bound)
+                    result, prev = completed
                     done = True
                     break
-                lower = max(lower or 0, relaxed.bound)
-                if stage:
-                    named_bound = relaxed.bound
-                if lower >= prev.objective:
-                    done = True
-                    break
-                proposal = _repaired(relaxed, relaxed_result)
-            if proposal is not None:
-                plan = proposal
-                key = tuple(move.key() for move in plan)
-                if (proved and key not in tried
-                        and (completed is None or completed[1].objective > lower)):
-                    tried.add(key)  # (a proposal met again completes as it did before)
-                    say(f"round {k} of {most}: completing a proposed route")
-                    completed = (_completed(q, k, plan, lower, workers, work_limit, solved)
-                                 or completed)
-            if completed is not None and completed[1].objective == lower:
-                # a real route at the relaxation's bound is optimal over every route (fewer
-                # swaps cannot beat round k-1, more cannot beat the bound)
+            if done:
+                break
+            if completed is not None and completed[1].objective < prev.objective:
+                # a real route better than the best so far, whatever its swaps, is the bar for
+                # round k: every route with fewer swaps is no better (the rounds before), so the
+                # best with k swaps stands only if it beats that route too
                 result, prev = completed
-                done = True
+            elif completed is not None:
+                plan = None  # the proposal is no better than the route in hand: start from that
+            if most >= PRIMAL_SWAPS and not started:
+                started = True
+                found = _started(q, prev, say)
+                if found is not None:
+                    (result, prev), plan = found, None
+                    if lower is not None and prev.objective <= lower:
+                        break  # a real route at the relaxation's bound is optimal
+            say(f"round {k} of {most}: every route with {k} swap(s) better than the best so far")
+            router = CpRouter(q, swaps=k, exact_swaps=True)
+            solved.append(router)
+            try:
+                found = router.solve(workers, limit(), lower=lower, plan_hint=plan,
+                                     upper=prev.objective - 1)
+            except NotSolved:  # none found within the work limit: the best so far, unproved
+                proved = False
                 break
-        if done:
-            break
+            if router.objective == INF:
+                continue  # no route with k swaps beats the best with fewer: that one stands
+            proved = proved and found.optimal
+            result, prev = found, router
+    except _Spent:  # the budget is spent: the best real route found, unproved
+        proved = False
         if completed is not None and completed[1].objective < prev.objective:
-            # a real route better than the best so far, whatever its swaps, is the bar for
-            # round k: every route with fewer swaps is no better (the rounds before), so the
-            # best with k swaps stands only if it beats that route too
             result, prev = completed
-        elif completed is not None:
-            plan = None  # the proposal is no better than the route in hand: start from that
-        if most >= PRIMAL_SWAPS and not started:
-            started = True
+        if not started:  # (no CP-SAT work: a fixed number of states)
             found = _started(q, prev, say)
             if found is not None:
-                (result, prev), plan = found, None
-                if lower is not None and prev.objective <= lower:
-                    break  # a real route at the relaxation's bound is optimal
-        say(f"round {k} of {most}: every route with {k} swap(s) better than the best so far")
-        router = CpRouter(q, swaps=k, exact_swaps=True)
-        solved.append(router)
-        try:
-            found = router.solve(workers, work_limit, lower=lower, plan_hint=plan,
-                                 upper=prev.objective - 1)
-        except NotSolved:  # none found within the work limit: the best so far, unproved
-            proved = False
-            break
-        if router.objective == INF:
-            continue  # no route with k swaps beats the best with fewer: that one stands
-        proved = proved and found.optimal
-        result, prev = found, router
+                result, prev = found
     result.optimal = proved
     result.seconds = time.perf_counter() - t0
     result.work = sum(r.work for r in solved)
     return result
+
+
+class _Spent(Exception):
+    """The query's work budget is spent: no further model is solved."""
+
+
+class _Budget:
+    """The work each model may take: the work limit per model (or a smaller cap of its
+    own), and within ``total`` (if given) what the query's models (``solved``) have not
+    spent yet."""
+
+    def __init__(self, solved: list[CpRouter], per_model: float, total: float | None) -> None:
+        self.solved, self.per_model, self.total = solved, per_model, total
+
+    def left(self, cap: float | None = None) -> float:
+        """The work the next model may take: ``cap``, else the work limit, within what is
+        left of the budget; raises ``_Spent`` when nothing is left."""
+        limit = self.per_model if cap is None else cap
+        if self.total is None:
+            return limit
+        rest = self.total - sum(r.work for r in self.solved)
+        if rest <= 0:
+            raise _Spent
+        return min(limit, rest)
 
 
 def _started(q: RouteQuery, prev: CpRouter,
