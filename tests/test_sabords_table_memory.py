@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver.sabords.game.table import compact as compact_module
 from solver.sabords.game.table import equilibrium
 from solver.sabords.game.table.compact import Plays, Pool
 from solver.sabords.game.table.equilibrium import solve_table
@@ -51,6 +52,17 @@ def test_a_pool_keeps_each_row_once_and_gives_it_back() -> None:
     assert np.array_equal(pool.rows[kept], block[:10])
     assert pool.count == len({r.tobytes() for r in block[:10]})
     assert np.array_equal(pool.rows[pool.ids(block[:10])], block[:10])
+
+
+def test_rows_whose_hashes_clash_are_told_apart_by_their_bytes(monkeypatch) -> None:
+    monkeypatch.setattr(compact_module, "hash", lambda data: 7, raising=False)
+    rows = np.arange(24, dtype=np.int16).reshape(8, 3)
+    pool = Pool(rows[0])
+    ids = pool.ids(np.concatenate([rows, rows[::-1]]))
+    assert np.array_equal(ids, np.r_[np.arange(8), np.arange(8)[::-1]])
+    kept = pool.keep(ids[[2, 5, 5]])
+    assert np.array_equal(pool.rows[kept], rows[[2, 5, 5]]) and pool.count == 2
+    assert np.array_equal(pool.ids(rows[[5, 1, 2]]), [1, 2, 0])
 
 
 def test_warm_starts_give_back_what_was_saved() -> None:

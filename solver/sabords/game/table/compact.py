@@ -9,25 +9,27 @@ from __future__ import annotations
 import numpy as np
 
 BLOCK = 65536  # rows matched at once
+GROWTH = 1.25  # a full pool's rows grow by this factor
 
 class Pool:
     """Distinct rows of one width and type, each kept once and named by its index. Rows are
-    matched by content (a hash of their bytes, then the bytes compared)."""
+    matched by content: a hash of their bytes names the first row with that hash, and a row
+    whose hash an earlier different row has (rare) is found by its bytes."""
 
     def __init__(self, first: np.ndarray) -> None:
         self.rows = np.ascontiguousarray(first)[None].copy()
-        self.count = 1
-        self.named: dict[int, list[int]] = {hash(self.rows[0].tobytes()): [0]}
+        self.count = 0
+        self.named: dict[int, int] = {}
+        self.clashes: dict[bytes, int] = {}
+        self._add(self.rows[0])
 
     @staticmethod
     def of(rows: np.ndarray) -> Pool:
         """A pool of ``rows`` (distinct), in their order."""
         pool = Pool(rows[0])
         pool.rows = np.array(rows)
-        pool.count = len(rows)
-        pool.named = {}
-        for at in range(pool.count):
-            pool.named.setdefault(hash(pool.rows[at].tobytes()), []).append(at)
+        for row in pool.rows[1:]:
+            pool._add(row)
         return pool
 
     @property
@@ -44,25 +46,36 @@ class Pool:
 
     def _id(self, row: np.ndarray) -> int:
         data = row.tobytes()
-        same = self.named.setdefault(hash(data), [])
-        for at in same:
+        at = self.named.get(hash(data))
+        if at is not None:
             if self.rows[at].tobytes() == data:
                 return at
+            if data in self.clashes:
+                return self.clashes[data]
+        return self._add(row)
+
+    def _add(self, row: np.ndarray) -> int:
+        """Keep ``row`` (not kept yet) as the next index."""
         if self.count == len(self.rows):
-            grown = np.empty((2 * self.count, self.rows.shape[1]), dtype=self.rows.dtype)
-            grown[:self.count] = self.rows
+            grown = np.empty((int(GROWTH * self.count) + 1, self.rows.shape[1]),
+                             dtype=self.rows.dtype)
+            grown[:self.count] = self.rows[:self.count]
             self.rows = grown
-        self.rows[self.count] = row
-        same.append(self.count)
+        at = self.count
+        self.rows[at] = row
+        data = self.rows[at].tobytes()
+        if self.named.setdefault(hash(data), at) != at:
+            self.clashes[data] = at
         self.count += 1
-        return self.count - 1
+        return at
 
     def keep(self, ids: np.ndarray) -> np.ndarray:
         """Keep only the rows named in ``ids`` (renumbered in their order); returns ``ids``
         renumbered."""
         used, renamed = np.unique(ids, return_inverse=True)
         kept = Pool.of(self.rows[used])
-        self.rows, self.count, self.named = kept.rows, kept.count, kept.named
+        self.rows, self.count = kept.rows, kept.count
+        self.named, self.clashes = kept.named, kept.clashes
         return renamed.reshape(ids.shape).astype(np.int32)
 
 
