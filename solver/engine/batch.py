@@ -62,6 +62,13 @@ from solver.engine.outcomes import OutcomeMap
 __all__ = ["LANES", "TIE", "LaneResult", "Packed", "PushMemo", "WarmStart", "solve_lanes",
            "reach_words", "twins"]
 
+# Fixed-policy sweeps before the first Bellman update of a lane started from a stored policy
+# (a lane stops sweeping as soon as its values settle): about 20 value that policy to the
+# tolerance at new payoffs, so its first update confirms it; cut short, the update finds the
+# values still moving and the lane pays a second round. Between updates (``sweeps``), a
+# policy just changed is often changed again, and valuing it exactly is not worth the sweeps.
+WARM_SWEEPS = 32
+
 
 @dataclass(frozen=True, eq=False)
 class Packed:
@@ -349,17 +356,18 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
                 value: WarmStart, tol: float = 1e-13, sweeps: int = 12,
                 max_rounds: int = 100_000, distribution: bool = False,
                 known: PushMemo | None = None, push_tol: float = 1e-16,
-                start_slot: np.ndarray | None = None) -> LaneResult:
+                start_slot: np.ndarray | None = None,
+                warm_sweeps: int = WARM_SWEEPS) -> LaneResult:
     """Solve lanes (``problem[l]``, payoffs ``pay[l, outcome]``) warm-started from and stored
     into ``value``'s slot ``slot[l]`` (see :class:`WarmStart`); with ``start_slot``, started
     from slot ``start_slot[l]`` instead (another state's turn, solved before).
 
     A lane stops when a Bellman update moves no value by more than ``tol``; before the first
-    (with a stored policy) and between updates, up to ``sweeps`` fixed-policy sweeps, each
-    self-loop summed at once. With ``max_rounds=0`` nothing is solved or stored: each lane's
-    start value is computed from the values stored in its slot (solved for other payoffs that
-    agree on every outcome but the first roll's), so lanes may then share slots freely. Two
-    lanes may share a slot only if they are of different problems.
+    (with a stored policy) up to ``warm_sweeps`` fixed-policy sweeps, between updates up to
+    ``sweeps``, each self-loop summed at once. With ``max_rounds=0`` nothing is solved or
+    stored: each lane's start value is computed from the values stored in its slot (solved for
+    other payoffs that agree on every outcome but the first roll's), so lanes may then share
+    slots freely. Two lanes may share a slot only if they are of different problems.
 
     Returns a :class:`LaneResult`: per lane the value before the first roll, the Bellman
     updates made and the last one's largest change. With ``distribution=True`` also, per lane,
@@ -393,8 +401,8 @@ def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.n
     start_slot = slot if start_slot is None else np.ascontiguousarray(start_slot, np.int64)
     groups = LaneGroups(group_problem, group_lanes, slot, start_slot,
                         np.ascontiguousarray(pay, dtype=np.float64))
-    settings = Settings(float(tol), int(sweeps), int(max_rounds), bool(distribution),
-                        known is not None, float(push_tol))
+    settings = Settings(float(tol), int(sweeps), int(warm_sweeps), int(max_rounds),
+                        bool(distribution), known is not None, float(push_tol))
     solve_groups(groups, value, settings, result, packed.problems, packed.push)
     if distribution:
         return result

@@ -114,7 +114,8 @@ class Settings(NamedTuple):
     """How far lanes are solved (see :func:`solver.engine.batch.solve_lanes`)."""
 
     tol: float
-    sweeps: int
+    sweeps: int  # fixed-policy sweeps between Bellman updates, at most
+    warm_sweeps: int  # ... and before the first, of a lane started from a stored policy
     max_rounds: int
     distribution: bool  # push each lane's outcome distribution
     reuse: bool  # keep a lane's distribution where its policy hash says nothing changed

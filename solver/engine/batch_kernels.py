@@ -133,8 +133,9 @@ def _walk_all(w, val, end_pay, lat):
 
 
 @njit(cache=True)
-def _evaluate(lat, w, val, end_pay, chosen, sweeping, settings, bonus_p, bonus, work):
-    """Up to ``settings.sweeps`` fixed-policy sweeps of the ``sweeping`` lanes (their
+def _evaluate(lat, w, val, end_pay, chosen, sweeping, settings, bonus_p, bonus, work,
+              sweeps):
+    """Up to ``sweeps`` fixed-policy sweeps of the ``sweeping`` lanes (their
     ``chosen`` actions); a lane stops when no value moves by more than ``SETTLED * tol``.
 
     A sweep is a Jacobi step, and a fixed policy's only cycles are a kept node rolled into
@@ -194,7 +195,7 @@ def _evaluate(lat, w, val, end_pay, chosen, sweeping, settings, bonus_p, bonus, 
     flat_val = val.reshape(modes * nf, LANES)
     moved = np.zeros(LANES)
     before = np.full(LANES, 1e300)
-    for _ in range(settings.sweeps):
+    for _ in range(sweeps):
         _walk_all(w, val, end_pay, lat)
         for lane in range(LANES):
             moved[lane] = 0.0
@@ -335,7 +336,8 @@ def solve_group(lat, pr, u, val, w, chosen, known, bonus, bonus_out, active, rou
                     for lane in range(LANES):
                         if sweeping[lane] and chosen[m, s, lane] < 0:
                             val[m, s, lane] = stop_pay[m, s, lane]
-        _evaluate(lat, w, val, end_pay, chosen, sweeping, settings, pr.bonus_p, bonus, work)
+        _evaluate(lat, w, val, end_pay, chosen, sweeping, settings, pr.bonus_p, bonus, work,
+                  settings.warm_sweeps)
     r = 0
     while r < settings.max_rounds:
         r += 1
@@ -372,7 +374,8 @@ def solve_group(lat, pr, u, val, w, chosen, known, bonus, bonus_out, active, rou
             sweeping[lane] = active[lane]
         if not more:
             break
-        _evaluate(lat, w, val, end_pay, chosen, sweeping, settings, pr.bonus_p, bonus, work)
+        _evaluate(lat, w, val, end_pay, chosen, sweeping, settings, pr.bonus_p, bonus, work,
+                  settings.sweeps)
     return r
 
 
