@@ -163,3 +163,32 @@ def test_stages_reproduce_the_whole_table_iteration(players, variants, low) -> N
     assert len(once) == (players - 1 if not variants else 0)
     for stage in once:  # rows that coincide are solved once
         assert solver.distinct[stage.names] < stage.stop - stage.start
+
+
+def test_chained_calls_hold_every_index_once_after_its_predecessor() -> None:
+    from solver.sabords.game.table.equilibrium import CHUNK, _chained
+
+    for count in (1, 5, CHUNK, CHUNK + 1, 3 * CHUNK + 7):
+        calls = _chained(count)
+        assert sorted(np.concatenate(calls).tolist()) == list(range(count))
+        assert all(len(c) <= CHUNK for c in calls)
+        for before, call in zip(calls, calls[1:], strict=False):
+            assert len(call) <= len(before)
+            assert np.array_equal(call - 1, before[:len(call)])
+
+
+def test_turns_started_from_their_neighbours_find_the_cold_answer(monkeypatch) -> None:
+    """Each call of the first step and of a once-solved stage starts from the turns of the
+    call before (a neighbouring state's policy and push memo): the table's values and play are
+    those of cold starts (one call each, the chunk larger than any stage)."""
+    from solver.sabords.game.table import equilibrium
+
+    spec = TableSpec.of(load_rules(("score-floor-zero",)).with_dice(3), 3, 300)
+    monkeypatch.setattr(equilibrium, "CHUNK", 10 ** 9)
+    cold = solve_table(spec)
+    monkeypatch.setattr(equilibrium, "CHUNK", 5)
+    chained = solve_table(spec)
+    assert chained.stats["stage_steps"] == cold.stats["stage_steps"]
+    assert np.max(np.abs(chained.values - cold.values)) < 1e-14
+    assert np.max(np.abs(chained.dist - cold.dist)) < 1e-14
+    assert chained.stats["regret"] < 1e-12

@@ -59,15 +59,17 @@ from solver.engine.batch_kernels import LANES, TIE, UNKNOWN, solve_groups
 from solver.engine.orbits import OrbitSpace, face_swap, interchangeable
 from solver.engine.outcomes import OutcomeMap
 
-__all__ = ["LANES", "TIE", "LaneResult", "Packed", "PushMemo", "WarmStart", "solve_lanes",
-           "reach_words", "twins"]
+__all__ = ["LANES", "SWEEPS", "TIE", "LaneResult", "Packed", "PushMemo", "WarmStart",
+           "solve_lanes", "reach_words", "twins"]
 
 # Fixed-policy sweeps before the first Bellman update of a lane started from a stored policy
 # (a lane stops sweeping as soon as its values settle): about 20 value that policy to the
 # tolerance at new payoffs, so its first update confirms it; cut short, the update finds the
-# values still moving and the lane pays a second round. Between updates (``sweeps``), a
-# policy just changed is often changed again, and valuing it exactly is not worth the sweeps.
+# values still moving and the lane pays a second round. Between updates (``SWEEPS``), a
+# policy just changed is often changed again, and valuing it exactly is not worth the sweeps
+# (nor is a policy stored as a guess: another state's, see DeckLanes.solve).
 WARM_SWEEPS = 32
+SWEEPS = 12
 
 
 @dataclass(frozen=True, eq=False)
@@ -353,7 +355,7 @@ def _fold(om: OutcomeMap) -> dict:
 
 
 def solve_lanes(packed: Packed, problem: np.ndarray, slot: np.ndarray, pay: np.ndarray,
-                value: WarmStart, tol: float = 1e-13, sweeps: int = 12,
+                value: WarmStart, tol: float = 1e-13, sweeps: int = SWEEPS,
                 max_rounds: int = 100_000, distribution: bool = False,
                 known: PushMemo | None = None, push_tol: float = 1e-16,
                 start_slot: np.ndarray | None = None,

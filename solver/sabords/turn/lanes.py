@@ -102,14 +102,16 @@ class DeckLanes:
 
     def solve(self, pay_rows: np.ndarray, slots: np.ndarray, store, tol: float,
               max_rounds: int = 100_000, distribution: bool = False, memo=None,
-              push_tol: float = 1e-16, start: np.ndarray | None = None) -> TurnsSolved:
+              push_tol: float = 1e-16, start: np.ndarray | None = None,
+              guess: bool = False) -> TurnsSolved:
         """Every card's turn for each state (one payoff row each): the states' values before
         the card and, if asked, each outcome's probability under the turns' optimal policies,
         to ``push_tol`` (``start``: warm-start each state's turns from these states' slots
         instead of its own; ``memo``: per slot and solved card, the last distributions and
         their policies' hashes, reused where the policy has not changed and updated in
-        place)."""
-        from solver.engine.batch import PushMemo, solve_lanes
+        place; ``guess``: the stored policies are another state's, a start rather than a
+        last answer, valued only as far as the engine values a policy between updates)."""
+        from solver.engine.batch import SWEEPS, WARM_SWEEPS, PushMemo, solve_lanes
 
         deck = self.deck
         cards = len(self.solved_cards)
@@ -122,7 +124,8 @@ class DeckLanes:
         out = solve_lanes(
             deck.packed, problem, np.repeat(slots, cards), np.repeat(pay_rows, cards, axis=0),
             store, tol=tol, max_rounds=max_rounds, distribution=distribution, known=known,
-            push_tol=push_tol, start_slot=None if start is None else np.repeat(start, cards))
+            push_tol=push_tol, start_slot=None if start is None else np.repeat(start, cards),
+            warm_sweeps=SWEEPS if guess else WARM_SWEEPS)
         if memo is not None:
             memo.dist[slots] = out.dist.reshape(len(slots), cards, -1)
             memo.hashes[slots] = out.hashes.reshape(len(slots), cards)

@@ -51,6 +51,12 @@ class WarmStarts:
             self.policy_ids[part, c] = self.policies[c].ids(store.policy[:, lo:hi])
             self.memo_ids[part, c] = self.memos[c].ids(words[:, c])
 
+    def start_from(self, part, others) -> None:
+        """Warm-start the states ``part`` from what the states ``others`` were solved to (the
+        same turns: a push memo holds for any payoffs)."""
+        self.policy_ids[part] = self.policy_ids[others]
+        self.memo_ids[part] = self.memo_ids[others]
+
     def prune(self) -> None:
         """Forget the rows no state names any more (after a step has solved every state)."""
         for c in range(len(self.columns)):
