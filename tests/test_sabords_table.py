@@ -192,3 +192,23 @@ def test_turns_started_from_their_neighbours_find_the_cold_answer(monkeypatch) -
     assert np.max(np.abs(chained.values - cold.values)) < 1e-14
     assert np.max(np.abs(chained.dist - cold.dist)) < 1e-14
     assert chained.stats["regret"] < 1e-12
+
+
+def test_the_turn_cost_counts_every_turn_solved() -> None:
+    """make bench's figures per stage: a repeating stage's states once per step (nothing
+    cycles here, so nothing more is solved), a once-solved stage's distinct payoff rows once,
+    every solved card of each."""
+    from solver.sabords.game.table.equilibrium import TableSolver
+
+    solver = TableSolver(TableSpec.of(load_rules(("score-floor-zero",)).with_dice(3), 3, 300))
+    solution = solver.solve()
+    assert not solution.stats["cycling"]
+    cards = len(solver.lanes.solved_cards)
+    for stage in solver.layout.stages():
+        name = "/".join(stage.names)
+        cost = solver.turn_cost[name]
+        size = stage.stop - stage.start
+        solved = size * solution.stats["stage_steps"][name] if stage.repeats \
+            else solver.distinct[stage.names]
+        assert cost.states == solved and cost.lanes == cards * solved
+        assert cost.lanes <= cost.rounds and cost.seconds > 0

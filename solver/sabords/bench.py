@@ -116,13 +116,25 @@ def whole_game() -> None:
 
 TABLE_SOLVE = """
 import json, resource, sys
-from solver.sabords.game.table.equilibrium import solve_table
+from dataclasses import asdict
+from solver.sabords.game.table.equilibrium import TableSolver
 from solver.sabords.game.table.states import TableSpec
 from solver.sabords.rules import load_rules
-stats = solve_table(TableSpec.of(load_rules(sys.argv[2:]), 3, int(sys.argv[1]))).stats
+solver = TableSolver(TableSpec.of(load_rules(sys.argv[2:]), 3, int(sys.argv[1])))
+stats = solver.solve().stats
 stats["peak_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
+stats["turn_cost"] = {name: asdict(cost) for name, cost in solver.turn_cost.items()}
 print(json.dumps(stats))
 """
+
+
+def turn_costs(costs: dict) -> str:
+    """Each stage's turn solving (a :class:`~solver.sabords.turn.lanes.TurnCost` as a dict):
+    CPU milliseconds per state solved (a state of a repeating stage once per step) and Bellman
+    updates per lane."""
+    return "; ".join(f"{name} {1000 * c['seconds'] / max(c['states'], 1):.2f} ms CPU a state "
+                     f"({c['states']:,} solved, {c['rounds'] / max(c['lanes'], 1):.2f} "
+                     f"updates a lane)" for name, c in costs.items())
 
 
 def whole_table() -> None:
@@ -155,6 +167,7 @@ def whole_table() -> None:
               f"peak memory {stats['peak_gb']:.2f} GB,"
               f" {stats['states']:,} states, steps {stats['stage_steps']}, {stats['sweeps']:,} "
               f"sweeps, converged {stats['converged']}, regret {stats['regret']:.1e}")
+        print(f"  its turns solved, by stage: {turn_costs(stats['turn_cost'])}")
         hold = ["sabords", "hold", "--card", "captain", "--scores", "200,100,0",
                 "CCDMPSSX"] + flags
         subprocess.run([sys.executable, "-m", "solver", *hold], capture_output=True,

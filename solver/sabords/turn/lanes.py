@@ -13,7 +13,8 @@ decided by the first roll alone: it is the first roll's distribution over outcom
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, cached_property
 
@@ -79,6 +80,7 @@ class DeckLanes:
         self.solved_cards = np.flatnonzero(twin == np.arange(len(twin)))
         self.card_column = np.searchsorted(self.solved_cards, twin)
         self.solved_weights = np.bincount(self.card_column, weights=deck.weights)
+        self.cost = TurnCost()  # what every solve so far has cost (make bench prints it)
 
     def storage(self, slots: int):
         """Warm-start storage for the turns of ``slots`` states."""
@@ -113,6 +115,7 @@ class DeckLanes:
         last answer, valued only as far as the engine values a policy between updates)."""
         from solver.engine.batch import SWEEPS, WARM_SWEEPS, PushMemo, solve_lanes
 
+        started = time.process_time()
         deck = self.deck
         cards = len(self.solved_cards)
         problem = np.tile(self.solved_cards, len(pay_rows))
@@ -135,8 +138,33 @@ class DeckLanes:
             per_card = out.dist.reshape(len(pay_rows), cards, -1)
             dist = np.einsum("sco,c->so", per_card, self.solved_weights)
         values = out.start.reshape(-1, cards) @ self.solved_weights
-        return TurnsSolved(values, dist, per_card, len(problem) if max_rounds else 0,
-                           int(out.rounds.sum()))
+        solved = TurnsSolved(values, dist, per_card, len(problem) if max_rounds else 0,
+                             int(out.rounds.sum()))
+        cost = self.cost
+        cost.seconds += time.process_time() - started
+        cost.states, cost.lanes = cost.states + len(pay_rows), cost.lanes + solved.lanes
+        cost.rounds += solved.rounds
+        return solved
+
+
+@dataclass
+class TurnCost:
+    """What :meth:`DeckLanes.solve` has cost: the process's CPU seconds (every thread's), the
+    states whose turns were solved, the lanes (a state's solved cards) and their Bellman
+    updates."""
+
+    seconds: float = 0.0
+    states: int = 0
+    lanes: int = 0
+    rounds: int = 0
+
+    def since(self, before: TurnCost) -> TurnCost:
+        """The cost added since ``before`` (a copy taken then, :meth:`copy`)."""
+        return TurnCost(self.seconds - before.seconds, self.states - before.states,
+                        self.lanes - before.lanes, self.rounds - before.rounds)
+
+    def copy(self) -> TurnCost:
+        return replace(self)
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ from solver.sabords.game.table.payoff import mover_payoff, tie_weights
 from solver.sabords.game.table.settle import settle
 from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
 from solver.sabords.game.table.warm import WarmStarts
+from solver.sabords.turn.lanes import TurnCost
 
 BLOCK = 4096  # states whose turns are solved in one call
 CHUNK = 512  # states solved in one call when each starts from the policy of the one before
@@ -112,6 +113,7 @@ class TableSolver:
         self._stage_succ: tuple[tuple[int, int], Successors] | None = None
         self.order = layout.order
         self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
+        self.turn_cost: dict[str, TurnCost] = {}  # per stage of the last solve (make bench)
         self.sweeps = 0  # the linear sweeps made (repeating stages; settling's own not counted)
 
     def successors(self, rows: np.ndarray) -> np.ndarray:
@@ -185,7 +187,9 @@ class TableSolver:
         settling = {"settle_rounds": 0, "newton_residual": 0.0}
         ready = np.zeros(layout.rows, dtype=bool)  # the rows a stage may read
         ready[layout.states:] = True
+        self.turn_cost = {}
         for stage in stages:
+            before = self.lanes.cost.copy()
             ready[stage.start:stage.stop] = stage.repeats
             if stage.repeats:
                 _check(stage, ready, self.stage_successors(stage).rows)
@@ -202,6 +206,7 @@ class TableSolver:
             else:
                 self._once(stage, values, dist, regret, ready)
             ready[stage.start:stage.stop] = True
+            self.turn_cost["/".join(stage.names)] = self.lanes.cost.since(before)
         worst = float(regret.max(initial=0.0))
         cycles = np.array(cycling, dtype=np.int64)
         stats = {
