@@ -147,3 +147,21 @@ def test_the_solution_and_its_cache_entry_keep_the_play_compactly(compact, monke
     assert isinstance(again.plays, Plays)
     assert np.array_equal(again.dist, compact.dist) and np.array_equal(built.dist, compact.dist)
     assert np.array_equal(again.values, compact.values)
+
+
+def test_the_reduced_stage_is_swept_in_place_and_put_back(compact) -> None:
+    from solver.sabords.game.table.linear import evaluate
+    from solver.sabords.game.table.settle import Reduced
+
+    solver = equilibrium.TableSolver(SPEC)
+    stage = next(s for s in solver.layout.stages() if s.names == ("normal",))
+    order = solver._order(stage)
+    rows = [int(r) for r in order[[3, 40, 77]]]
+    values, dist = compact.values.copy(), compact.dist
+    reduced = Reduced(values, dist, solver.succ, order, rows)
+    assert np.array_equal(values, compact.values)
+    work = values.copy()  # the constant part as a copy of the table swept
+    work[rows] = 0.0
+    evaluate(work, order[~np.isin(order, rows)], solver.succ, dist)
+    assert np.array_equal(reduced.const, np.roll(work[solver.succ[rows]], 1, axis=2))
+    assert np.abs(reduced.const).max() > 0.1

@@ -90,17 +90,21 @@ class Reduced:
     Only the rows the mixing rows' outcomes lead to are kept: per mixing row ``a``, ``const[a]``
     (outcomes, players) and ``coef[a]`` (outcomes, players, mixing rows * players), rotated
     so that position ``j`` reads column ``j``. A mix then gives ``u`` by one small linear
-    solve (``u[a] = d_a @ (const[a] + coef[a] u)``) and every candidate's value exactly."""
+    solve (``u[a] = d_a @ (const[a] + coef[a] u)``) and every candidate's value exactly.
+    ``values`` is left as it was (``order``: the stage's rows, ``rows`` among them)."""
 
     def __init__(self, values: np.ndarray, dist: np.ndarray, succ: np.ndarray,
                  order: np.ndarray, rows: list[int]) -> None:
         players = values.shape[1]
         free = order[~np.isin(order, rows)]
         nxt = succ[rows]  # (mixing, outcomes)
-        work = values.copy()
-        work[rows] = 0.0
-        evaluate(work, free, succ, dist)
-        self.const = np.roll(work[nxt], 1, axis=2)
+        stage = values[order]  # swept in place (no copy of the whole table), then put back
+        try:
+            values[rows] = 0.0
+            evaluate(values, free, succ, dist)
+            self.const = np.roll(values[nxt], 1, axis=2)
+        finally:
+            values[order] = stage
         units = len(rows) * players
         self.coef = np.zeros((*self.const.shape, units))
         start, size = int(order.min()), int(order.max()) + 1 - int(order.min())
