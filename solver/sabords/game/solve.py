@@ -151,11 +151,14 @@ class GameSolver:
                push_tol: float = LAST_PUSH, start: np.ndarray | None = None):
         """Every card's turn for each state (:meth:`DeckLanes.solve`), or the fixed play's
         distribution: the states' values before the card and their outcome distributions
-        (when asked)."""
+        (when asked). Every stored policy is taken as a guess, valued only as far as between
+        Bellman updates: a Newton step moves the payoffs too far for the last policy to be
+        worth valuing fully (that pays where the payoffs barely move: the whole table's late
+        policy-iteration steps)."""
         if self.fixed is not None:
             return pay_rows @ self.fixed, self.fixed
         solved = self.deck.lanes.solve(pay_rows, slots, store, tol, max_rounds, distribution,
-                                       memo, push_tol, start)
+                                       memo, push_tol, start, guess=True)
         self.stats["lanes"] += solved.lanes
         self.stats["rounds"] += solved.rounds
         self.per_card = solved.per_card
