@@ -92,12 +92,20 @@ class Island:
             raise InputError(f"cell {name} is not on the island")
         return self.index[name]
 
-    def flights(self, start: int) -> list[tuple[int, int]]:
+    def flights(self, start: int) -> tuple[tuple[int, int], ...]:
         """Every (overflown, landing) pair for a flight from ``start``.
 
         The overflown cell is a neighbouring field or the treasure field; the landing cell is
         one of the three cells behind it (a field, the treasure field or a boat) on the board.
+        Computed once per cell (the board never changes; the searches ask often).
         """
+        cache = self.__dict__.setdefault("_flights", {})
+        found = cache.get(start)
+        if found is None:
+            found = cache[start] = tuple(self._flights_from(start))
+        return found
+
+    def _flights_from(self, start: int) -> list[tuple[int, int]]:
         out = []
         h = self.hexes[start]
         for b in self.adj[start]:

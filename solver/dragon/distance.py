@@ -10,7 +10,6 @@ checks dragon patrols.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Container, Sequence
 
 from solver.dragon.board import Island
@@ -32,48 +31,50 @@ def distances_to_goal(isl: Island, tiles: Sequence, own: str, me: str, partner: 
                       dragons: Container[int],
                       occupied: set[int], waiter: bool, treasure: bool,
                       carriers_cross_empty: bool) -> list[int]:
-    """Backward 0-1 breadth-first search (each node's entry costs 0 or 1 cards, so a deque
-    ordered by distance replaces a heap): the cards needed from every node (INF: the goal is
-    out of reach).
+    """Backward 0-1 breadth-first search, a level of nodes per distance (each node's entry
+    costs 0 or 1 cards, so no heap is needed): the cards needed from every node (INF: the goal
+    is out of reach).
 
     ``tiles[v]`` is compared with ``own``; ``occupied`` holds the nodes of the other hunters;
     ``partner`` is "" for a hunter without treasure."""
     n = len(isl.names)
     T = isl.treasure
-    base = entry_costs(isl, tiles, own, me, partner, occupied, treasure, carriers_cross_empty)
-    cost = [None if v in dragons else base(v) for v in range(n)]
+    free = (own,)  # (entry_costs's rule, called directly: the search asks this very often)
+    cost = [None if v in dragons else entry_cost(isl, v, tiles, free, me, partner, occupied,
+                                                 treasure, carriers_cross_empty)
+            for v in range(n)]
     dist = [INF] * n
-    queue: deque[tuple[int, int]] = deque()
     if partner:
-        for c in (me, partner):
-            dist[isl.boat_node[c]] = 0
-            queue.append((0, isl.boat_node[c]))
+        sources = [isl.boat_node[c] for c in (me, partner)]
+        d = 0
     else:
+        sources = [T]
+        d = 0
         if waiter:
             exits = [cost[h] for h in isl.adj[T] if isl.is_field(h)]
             exits = [c for c in exits if c is not None]
             if not exits:
                 return dist
-            dist[T] = min(exits)
-        else:
-            dist[T] = 0
-        queue.append((dist[T], T))
+            d = min(exits)
+    for v in sources:
+        dist[v] = d
     adj = isl.adj
-    while queue:
-        d, v = queue.popleft()
-        if d > dist[v]:
-            continue
-        c = cost[v]
-        if c is None:
-            continue
-        nd = d + c
-        for u in adj[v]:
-            if u == T and not partner:
-                continue  # the treasure field is never crossed
-            if nd < dist[u]:
-                dist[u] = nd
-                if c:
-                    queue.append((nd, u))
-                else:
-                    queue.appendleft((nd, u))
+    barred = -1 if partner else T  # the treasure field is never crossed
+    level = sources  # the nodes at distance d; grows while entries cost nothing
+    while level:
+        farther = []  # the nodes at distance d + 1 found so far
+        i = 0
+        while i < len(level):
+            v = level[i]
+            i += 1
+            c = cost[v]
+            if c is None or dist[v] < d:  # (closed, or reached closer since)
+                continue
+            nd = d + c
+            for u in adj[v]:
+                if nd < dist[u] and u != barred:
+                    dist[u] = nd
+                    (farther if c else level).append(u)
+        level = farther
+        d += 1
     return dist

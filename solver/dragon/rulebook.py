@@ -171,7 +171,7 @@ class Turn:
     def apply(self, st: TurnState, move: Move) -> tuple[TurnState, int]:
         """The state after ``move`` and the cards it spent; IllegalMove when not legal."""
         want = move.key()
-        for m, nst, spent in self.successors(st):
+        for m, nst, spent in self.successors(st, move.action):
             if m.key() == want:
                 return nst, spent
         raise IllegalMove(f"not legal here: {move.to_json()}")
@@ -195,17 +195,24 @@ class Turn:
             raise IllegalMove("the plan leaves the mover on the treasure field as second hunter")
         return st, spent
 
-    def successors(self, st: TurnState) -> list[tuple[Move, TurnState, int]]:
-        """Every legal move from ``st``: (move, new state, cards spent)."""
+    def successors(self, st: TurnState,
+                   action: str | None = None) -> list[tuple[Move, TurnState, int]]:
+        """Every legal move from ``st``: (move, new state, cards spent). With ``action``, the
+        swaps are listed only for "swap" and only they are (the one kind of move only
+        ``_swaps`` makes, and the most numerous: a plan replayed need not list them for its
+        other moves); the order of the moves is the same."""
         if st.mode == DONE:
             return []
         if st.mode == SECOND:
             return self._leave_moves(st)
         out: list[tuple[Move, TurnState, int]] = []
+        if action == "swap":
+            return self._swaps(st)
         if st.mode != GUARD or st.leavable:
             out += self._walks(st)
         out += self._long_journeys(st)
-        out += self._swaps(st)
+        if action is None:
+            out += self._swaps(st)
         out += self._patrols(st)
         out += self._frights(st)
         return out

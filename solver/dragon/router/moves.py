@@ -175,20 +175,26 @@ def link_layers(r: RouterModel) -> None:
         # so for the second hunter on the treasure field, who must leave it at once: a
         # swap for the pair's way out is made before entering it.
         second = r.waiter and not r.carrying
+        firsts = first_moves(r, nxt)
         for p, here in L.stay.items():
-            for x, target in first_moves(r, nxt, p):
+            for x, target in firsts.get(p, ()):
                 if target == r.treasure_field and second:
                     continue
                 m.Add(x <= (a[target] if target in a else 0) + 1 - here)
 
 
-def first_moves(r: RouterModel, L: Layer, p: int) -> list[tuple]:
-    """(arc, entered node) for every move out of node p in a layer."""
-    out = [(x, v) for (u, v), x in L.steps.items() if u == p]
-    out += [(x, v) for (u, _b, v), x in L.flights.items() if u == p]
-    if p in L.teleports:
-        out.append((L.teleports[p], r.isl.boat_node[r.q.hunter]))
-    if p == r.treasure_field:
-        out += [(x, h) for h, x in L.leave_steps.items()]
-        out += [(x, v) for (_b, v), x in L.leave_flights.items()]
+def first_moves(r: RouterModel, L: Layer) -> dict[int, list[tuple]]:
+    """For every node p, (arc, entered node) for every move out of p in a layer: steps,
+    flights, the mover sent home, the pair leaving the treasure field, in that order (one
+    pass over the layer's moves, not one per node)."""
+    out: dict[int, list[tuple]] = defaultdict(list)
+    for (u, v), x in L.steps.items():
+        out[u].append((x, v))
+    for (u, _b, v), x in L.flights.items():
+        out[u].append((x, v))
+    for p, x in L.teleports.items():
+        out[p].append((x, r.isl.boat_node[r.q.hunter]))
+    leaving = out[r.treasure_field]
+    leaving += [(x, h) for h, x in L.leave_steps.items()]
+    leaving += [(x, v) for (_b, v), x in L.leave_flights.items()]
     return out

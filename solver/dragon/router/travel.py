@@ -220,16 +220,17 @@ class _Travel:
         least (never, when b is out of its reach)."""
         m = self.m
         for o in self.origins:
-            places = list(self.places["origin", o].items())
-            for i, ((a, pa), ya) in enumerate(places):
-                for (b, pb), yb in places[i + 1:]:
+            dist = self.dist[o]
+            places = [(a, pa, ya, ya.Not(), dist[a], self.apart(a))
+                      for (a, pa), ya in self.places["origin", o].items()]
+            for i, (a, pa, ya, not_a, da, from_a) in enumerate(places):
+                for b, pb, yb, not_b, db, _ in places[i + 1:]:
                     if a == b or pa == pb == "end":  # (one place at the end)
                         continue
-                    da, db = self.dist[o][a], self.dist[o][b]
-                    dab = self.apart(a).get(b)
+                    dab = from_a.get(b)
                     need = self.budget + 1 if dab is None else dab + min(da, db)
                     if need > self.budget:
-                        m.AddBoolOr([ya.Not(), yb.Not()])
+                        m.AddBoolOr([not_a, not_b])
                     elif need > max(da, db):
                         m.Add(self.travel[o] >= need * (ya + yb - 1))
 
