@@ -174,7 +174,7 @@ def test_the_server_reads_the_cache_entries_the_solvers_write(three_players):
 def test_a_cold_whole_table_is_built_in_the_background(client, monkeypatch):
     """A three-player table not in the cache is queued (the request answers 202 at once);
     here the solve is stopped by the test, so the failure is reported once (503)."""
-    import solver.sabords.game.table.positions as answers
+    import solver.sabords.game.table.equilibrium as equilibrium
 
     solves = []
 
@@ -183,7 +183,7 @@ def test_a_cold_whole_table_is_built_in_the_background(client, monkeypatch):
         time.sleep(0.3)
         raise RuntimeError("stopped by the test")
 
-    monkeypatch.setattr(answers, "solve_table", stopped)
+    monkeypatch.setattr(equilibrium, "solve_table", stopped)
     query = body(scores=[0, 100, 200], target=400)
     first = client.post(GAME, json=query)
     assert first.status_code == 202, first.text

@@ -24,7 +24,7 @@ from solver.engine.outcomes import OutcomeMap
 from solver.sabords.objective import Objective
 from solver.sabords.rules import Rules
 from solver.sabords.scoring import island_distribution, protected_outcomes
-from solver.sabords.turn.model import TurnModel, build_model
+from solver.sabords.turn.model import TurnModel, build_model, end_outcomes
 
 UNIT = 100  # every score in the game is a multiple of 100 points
 
@@ -248,6 +248,25 @@ def deck_turns(rules: Rules) -> DeckTurns:
     win = np.array([k[2] for k in keys], dtype=bool)
     return DeckTurns(cards, counts / counts.sum(), tuple(models), tuple(maps), own, loss, win,
                      swap)
+
+
+@cache
+def largest_gain(rules: Rules) -> int:
+    """The most one turn can add to the mover's score (units of 100): the largest ``own`` of
+    :func:`deck_turns`' outcome table (stops, busts, Treasure Island's protected dice; Islands
+    and lost first rolls add nothing), found without building the turns' stopping problems,
+    which a table's layout does not need."""
+    from solver.engine import DiceSpace
+
+    best = 0
+    space = DiceSpace.of(len(rules.faces), rules.dice)
+    for name, _ in rules.deck:
+        card = rules.card(name)
+        scored = [outcomes.own for outcomes in end_outcomes(card, rules)]
+        if card.protect:
+            scored.append(protected_outcomes(space.counts, card, rules).own)
+        best = max(best, *(int(np.max(own)) for own in scored))
+    return int(_units(best)[0])
 
 
 @cache

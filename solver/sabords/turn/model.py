@@ -86,6 +86,16 @@ def _per_mode(score, counts: np.ndarray, card: Card, rules: Rules, modes: int) -
                       for f in ("own", "opponents", "win", "chest")))
 
 
+def end_outcomes(card: Card, rules: Rules) -> tuple[Outcomes, Outcomes]:
+    """What stopping, and busting, on each full dice state scores, per mode (``(modes, F)``):
+    the turn's outcomes without its stopping problem (cheap: no keeps)."""
+    space = DiceSpace.of(len(rules.faces), rules.dice)
+    full_counts = space.counts[space.full].astype(np.int64)
+    modes = _mode_count(card, rules)
+    return (_per_mode(stop_outcomes, full_counts, card, rules, modes),
+            _per_mode(bust_outcomes, full_counts, card, rules, modes))
+
+
 def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
     """Build the turn's stopping problem (payoffs under ``objective``)."""
     space = DiceSpace.of(len(rules.faces), rules.dice)
@@ -94,8 +104,7 @@ def build_model(card: Card, rules: Rules, objective: Objective) -> TurnModel:
     modes = _mode_count(card, rules)
     skulls_total = full_counts[:, skull] + card.extra_skulls
 
-    stops = _per_mode(stop_outcomes, full_counts, card, rules, modes)
-    busts = _per_mode(bust_outcomes, full_counts, card, rules, modes)
+    stops, busts = end_outcomes(card, rules)
     stop_pay = objective.payoff(stops.own, stops.opponents, stops.win).astype(np.float64)
     bust_pay = objective.payoff(busts.own, busts.opponents, busts.win).astype(np.float64)
 

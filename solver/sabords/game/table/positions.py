@@ -15,12 +15,12 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.errors import InputError
 from solver.sabords.game.table.compact import Plays, Pool
-from solver.sabords.game.table.equilibrium import TableSolution, solve_table
 from solver.sabords.game.table.rule import (
     RULE,
     RULE_TITLE,
@@ -39,6 +39,9 @@ from solver.sabords.game.table.states import (
 )
 from solver.sabords.game.two_player import GameTable
 from solver.sabords.turn.lanes import UNIT, deck_turns
+
+if TYPE_CHECKING:  # the solver's modules bring numba, slow to start for an answer by the rule
+    from solver.sabords.game.table.equilibrium import TableSolution
 
 CACHE_VERSION = 1
 TABLE_VERSION = 2  # the whole table's entry: its play kept as distinct rows and an index
@@ -128,6 +131,8 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
                 print(f"solving the {spec.players}-player game (target {spec.game.target}, "
                       f"lowest score {spec.game.low}); it is cached afterwards",
                       file=sys.stderr, flush=True)
+            from solver.sabords.game.table.equilibrium import solve_table
+
             solution = solve_table(spec, progress=progress)
         meta = json.dumps(solution.stats, sort_keys=True).encode()
         plays = solution.plays
@@ -148,6 +153,8 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
 
 def _solution(layout: Layout, arrays: dict[str, np.ndarray]) -> TableSolution:
     """A table solution from its cached arrays (ValueError or KeyError if they do not fit)."""
+    from solver.sabords.game.table.equilibrium import TableSolution
+
     values = np.asarray(arrays["values"])
     if values.shape != (layout.rows, layout.spec.players):
         raise ValueError("the cached whole-table values have the wrong shape")

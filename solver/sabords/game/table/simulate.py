@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.sabords.game.table.linear import evaluate
 from solver.sabords.game.table.states import ENDED, NORMAL, EndRules, Layout, turn_ends
 from solver.sabords.turn.lanes import DeckTurns
 
@@ -123,6 +122,8 @@ def seat_values(layout: Layout, succ: np.ndarray, order: np.ndarray,
     """Each seat's exact value from the opening when seat ``i`` plays the outcome
     distributions ``seats[i]`` (one row per state of ``layout``, or one row for all): the
     table's linear sweeps over states paired with the seat to move."""
+    from solver.sabords.game.table.linear import evaluate  # numba: only when a table is valued
+
     n, states = layout.players, layout.states
     count = succ.shape[1]
     ext_succ = np.empty((n * states, count), dtype=np.int64)

@@ -20,7 +20,7 @@ kept are raised to it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
@@ -29,7 +29,7 @@ import numpy as np
 from solver.errors import InputError
 from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import Rules
-from solver.sabords.turn.lanes import DeckTurns, deck_turns
+from solver.sabords.turn.lanes import DeckTurns, deck_turns, largest_gain
 
 NORMAL, RACE = "normal", "race"
 EXACT_PLAYERS = 3  # the most players solved exactly; more play the measured rule
@@ -109,14 +109,12 @@ class Layout:
     ``top`` the target, ``high`` the highest score a player can hold)."""
 
     spec: TableSpec
-    deck: DeckTurns = field(init=False)
 
     def __post_init__(self) -> None:
         spec = self.spec
-        self.deck = deck_turns(spec.rules)
         self.players = spec.players
         self.low, self.top = spec.game.bottom, spec.game.top
-        self.high = self.top - 1 + max(int(self.deck.own.max()), 1)
+        self.high = self.top - 1 + max(largest_gain(spec.rules), 1)
         span, wide = self.top - self.low, self.high - self.low + 1
         n = self.players
         self.ends = EndRules.of(spec.rules)
@@ -142,6 +140,12 @@ class Layout:
         shares = bits / np.maximum(bits.sum(axis=1, keepdims=True), 1)
         self.results = np.roll(shares, -1, axis=1)  # stored rotated (module docstring)
         self.rows = self.states + len(masks)
+
+    @cached_property
+    def deck(self) -> DeckTurns:
+        """Every card's turn (built when first asked: a layout's rows do not need it, and
+        building it is most of a warm answer's time)."""
+        return deck_turns(self.spec.rules)
 
     def result_row(self, winners_mask) -> np.ndarray:
         """The row of the result in which the players of ``winners_mask`` (a bit per position
