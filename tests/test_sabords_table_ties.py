@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.sabords.game.table.equilibrium import TableSolution, TableSolver
+from solver.sabords.game.table.equilibrium import TableSolver
 from solver.sabords.game.table.payoff import TIES
+from solver.sabords.game.table.solution import TableSolution
 from solver.sabords.game.table.states import TableSpec
 from solver.sabords.game.table.ties import MATTERS, mover_ties, tied_turns
 from solver.sabords.rules import load_rules

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.sabords.game.table.equilibrium import TableSolution, TableSolver
+from solver.sabords.game.table.equilibrium import TableSolver
+from solver.sabords.game.table.solution import TableSolution
 
 
 def hit_probability(solution: TableSolution, solver: TableSolver, sweeps: int = 100_000,

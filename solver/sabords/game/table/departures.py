@@ -20,8 +20,8 @@ import numpy as np
 from solver.engine.stopping import STOP
 from solver.sabords.dice import format_dice
 from solver.sabords.game.advice import card_turn_by_payoffs, card_turn_values
-from solver.sabords.game.table.equilibrium import TableSolution
 from solver.sabords.game.table.positions import mover_payoffs, rule_hold_position
+from solver.sabords.game.table.solution import TableSolution
 from solver.sabords.game.table.states import NORMAL
 from solver.sabords.game.two_player import GameTable
 from solver.sabords.objective import Objective

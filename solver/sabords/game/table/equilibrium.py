@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -55,6 +54,7 @@ from solver.sabords.game.table.compact import Plays
 from solver.sabords.game.table.linear import Successors, evaluate
 from solver.sabords.game.table.payoff import mover_payoff, tie_weights
 from solver.sabords.game.table.settle import settle
+from solver.sabords.game.table.solution import TableSolution
 from solver.sabords.game.table.states import NORMAL, Layout, Stage, TableSpec
 from solver.sabords.game.table.warm import WarmStarts
 from solver.sabords.turn.lanes import TurnCost
@@ -68,36 +68,6 @@ FALL = 0.9  # the lowest regret has fallen when a step's is below this times the
 CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
 SETTLE_ROUNDS = 10  # oracle rounds of mixing the cycling states' turns (table.settle)
 MIXED = 1e-6  # weights below this are reported as a turn not played (the values use them)
-
-
-@dataclass
-class TableSolution:
-    """A solved table: one value vector per state (:class:`Layout` rows), the outcome
-    distribution each state plays (``plays``: a row per state, or kept compactly), and how it
-    was found (``stats``)."""
-
-    layout: Layout
-    values: np.ndarray
-    plays: np.ndarray | Plays
-    stats: dict = field(default_factory=dict)
-
-    @cached_property
-    def dist(self) -> np.ndarray:
-        """The outcome distribution of every state, a row each (written out when first
-        read)."""
-        return self.plays if isinstance(self.plays, np.ndarray) else self.plays.full()
-
-    @property
-    def spec(self) -> TableSpec:
-        return self.layout.spec
-
-    def wins(self, phase: str, scores) -> np.ndarray:
-        """Every player's P(win) + shares of ties, by position (units of 100 in ``scores``)."""
-        return self.values[self.layout.index(phase, scores)]
-
-    def seat_values(self) -> np.ndarray:
-        """Each seat's value from the opening (everyone at 0, seat 1 to move)."""
-        return self.wins(NORMAL, [0] * self.layout.players)
 
 
 class TableSolver:

@@ -15,7 +15,6 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +27,7 @@ from solver.sabords.game.table.rule import (
     leader_play,
     two_player_position,
 )
+from solver.sabords.game.table.solution import TableSolution
 from solver.sabords.game.table.states import (
     NORMAL,
     RACE,
@@ -39,9 +39,6 @@ from solver.sabords.game.table.states import (
 )
 from solver.sabords.game.two_player import GameTable
 from solver.sabords.turn.lanes import UNIT, deck_turns
-
-if TYPE_CHECKING:  # the solver's modules bring numba, slow to start for an answer by the rule
-    from solver.sabords.game.table.equilibrium import TableSolution
 
 CACHE_VERSION = 1
 TABLE_VERSION = 2  # the whole table's entry: its play kept as distinct rows and an index
@@ -153,8 +150,6 @@ def load_table(spec: TableSpec, *, use_cache: bool = True, progress: bool = Fals
 
 def _solution(layout: Layout, arrays: dict[str, np.ndarray]) -> TableSolution:
     """A table solution from its cached arrays (ValueError or KeyError if they do not fit)."""
-    from solver.sabords.game.table.equilibrium import TableSolution
-
     values = np.asarray(arrays["values"])
     if values.shape != (layout.rows, layout.spec.players):
         raise ValueError("the cached whole-table values have the wrong shape")

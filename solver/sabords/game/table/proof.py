@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.sabords.game.table.equilibrium import TableSolution, regret
+from solver.sabords.game.table.equilibrium import regret
+from solver.sabords.game.table.solution import TableSolution
 from solver.sabords.game.table.states import Layout, TableSpec
 from solver.sabords.rules import load_rules
 

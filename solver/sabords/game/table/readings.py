@@ -21,7 +21,8 @@ import sys
 
 import numpy as np
 
-from solver.sabords.game.table.equilibrium import TableSolution, TableSolver
+from solver.sabords.game.table.equilibrium import TableSolver
+from solver.sabords.game.table.solution import TableSolution
 from solver.sabords.game.table.states import NORMAL, EndRules, TableSpec
 from solver.sabords.rules import Rules, load_rules
 

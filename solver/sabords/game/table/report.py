@@ -25,7 +25,7 @@ import numpy as np
 from solver.io import atomic_write_text, dumps_json
 from solver.sabords.game.solved import load_game, with_play
 from solver.sabords.game.table.departures import CHANGED, departures
-from solver.sabords.game.table.equilibrium import TableSolution, TableSolver
+from solver.sabords.game.table.equilibrium import TableSolver
 from solver.sabords.game.table.proof import PROOF, proof_text
 from solver.sabords.game.table.readings import PLAY_ON, play_on, three_player_readings
 from solver.sabords.game.table.rule import (
@@ -35,6 +35,7 @@ from solver.sabords.game.table.rule import (
     at_table,
     exact_against_points,
 )
+from solver.sabords.game.table.solution import TableSolution
 from solver.sabords.game.table.spread import table_spread
 from solver.sabords.game.table.states import NORMAL, Layout, TableSpec
 from solver.sabords.game.two_player import GameSpec, GameTable

@@ -31,9 +31,10 @@ import sys
 
 import numpy as np
 
-from solver.sabords.game.table.equilibrium import TableSolution, TableSolver, regret
+from solver.sabords.game.table.equilibrium import TableSolver, regret
 from solver.sabords.game.table.payoff import TIES
 from solver.sabords.game.table.rule import leader_play, rule_dist
+from solver.sabords.game.table.solution import TableSolution
 from solver.sabords.game.table.states import TableSpec
 from solver.sabords.game.table.ties import mover_ties
 from solver.sabords.game.two_player import GameTable

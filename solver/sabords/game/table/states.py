@@ -214,8 +214,9 @@ class Layout:
         """``(states, outcomes)``: the row each outcome leads to from these states of phase
         ``name``; the outcomes are the deck's (:func:`deck_turns`) unless given as ``(own,
         loss, win)`` arrays (one card's own table, for a question about one turn)."""
-        deck = self.deck
-        own, loss, win = (deck.own, deck.loss, deck.win) if outcomes is None else outcomes
+        if outcomes is None:
+            outcomes = self.deck.own, self.deck.loss, self.deck.win
+        own, loss, win = outcomes
         scores = np.atleast_2d(scores)
         kinds = np.full(len(scores), self.kind(name))
         nxt, after, winners = turn_ends(kinds, scores, own, loss, win, self.low, self.top,

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.sabords.game.table.equilibrium import BLOCK, TableSolution, TableSolver
+from solver.sabords.game.table.equilibrium import BLOCK, TableSolver
 from solver.sabords.game.table.payoff import TIE_SHARE, mover_payoff
+from solver.sabords.game.table.solution import TableSolution
 
 TIED = 1e-12  # the mover's own values of two turns no further apart are tied
 MATTERS = 1e-4  # a player's values of two turns further apart: the choice matters to them
