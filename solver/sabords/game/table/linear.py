@@ -10,6 +10,7 @@ converge because every way of playing ends the game with probability one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -62,8 +63,14 @@ def evaluate(values: np.ndarray, order: np.ndarray, succ: np.ndarray | Successor
     :class:`~solver.sabords.game.table.compact.Plays`); returns the sweeps made."""
     index, table = _rows(dist)
     succ, first = _from(succ)
+    return _converge(lambda: sweep(values, order, succ, first, index, table), tol, max_sweeps)
+
+
+def _converge(one_sweep: Callable[[], float], tol: float, max_sweeps: int) -> int:
+    """Sweeps (``one_sweep`` returns its largest change) until one moves nothing by more than
+    ``tol``; the sweeps made."""
     for sweeps in range(1, max_sweeps + 1):
-        if sweep(values, order, succ, first, index, table) <= tol:
+        if one_sweep() <= tol:
             return sweeps
     raise RuntimeError("the whole table's values did not converge")
 
@@ -117,7 +124,5 @@ def evaluate_columns(local: np.ndarray, order: np.ndarray, succ: np.ndarray | Su
     (:func:`sweep_columns`: zero outside them), in place; returns the sweeps made."""
     index, table = _rows(dist)
     succ, first = _from(succ)
-    for sweeps in range(1, max_sweeps + 1):
-        if sweep_columns(local, order, succ, first, index, table, start) <= tol:
-            return sweeps
-    raise RuntimeError("the whole table's values did not converge")
+    return _converge(lambda: sweep_columns(local, order, succ, first, index, table, start), tol,
+                     max_sweeps)
