@@ -146,12 +146,9 @@ class TableSolver:
         stages = layout.stages() if staged else [whole]
         dist = Plays.of(points_play_outcomes(layout.spec.rules) if start is None else start,
                         layout.states)
-        values = self.play(dist, stages)
-        points_seats = values[layout.index(NORMAL, [0] * layout.players)].copy()
-        if self.progress:
-            print(f"  whole table ({layout.players} players): {layout.states:,} states, points "
-                  f"play valued ({time.perf_counter() - started:.1f} s)", file=sys.stderr,
-                  flush=True)
+        # the values of playing ``dist`` (points play's: the opening's are reported), stage by
+        # stage as each is reached, so that a once-solved stage's successors serve both
+        points, values = layout.empty(), layout.empty()
         regret = np.zeros(layout.states)
         steps, history, cycling, mixed, converged = {}, [], [], [], True
         settling = {"settle_rounds": 0, "newton_residual": 0.0}
@@ -162,6 +159,8 @@ class TableSolver:
             before = self.lanes.cost.copy()
             ready[stage.start:stage.stop] = stage.repeats
             if stage.repeats:
+                self._value(stage, points, dist)
+                values[stage.start:stage.stop] = points[stage.start:stage.stop]
                 _check(stage, ready, self.stage_successors(stage).rows)
                 found = self._iterate(stage, values, dist, regret, tol, max_steps,
                                       settle_rounds)
@@ -174,9 +173,10 @@ class TableSolver:
                                                   found["newton_residual"])
                 converged &= found["converged"]
             else:
-                self._once(stage, values, dist, regret, ready)
+                self._once(stage, values, dist, regret, ready, points)
             ready[stage.start:stage.stop] = True
             self.turn_cost["/".join(stage.names)] = self.lanes.cost.since(before)
+        points_seats = points[layout.index(NORMAL, [0] * layout.players)]
         worst = float(regret.max(initial=0.0))
         cycles = np.array(cycling, dtype=np.int64)
         stats = {
@@ -308,11 +308,12 @@ class TableSolver:
                 "settle_rounds": rounds, "newton_residual": newton}
 
     def _once(self, stage: Stage, values: np.ndarray, dist: Plays, regret: np.ndarray,
-              ready: np.ndarray) -> None:
+              ready: np.ndarray, points: np.ndarray) -> None:
         """A stage whose states lead only to states solved before (``ready``): each distinct
         payoff row of its movers solved once (no warm starts kept: each row starts from the
         policy of the row before it in state order, :func:`_chained`), its values one pass
-        (block by block, each block's successors computed once)."""
+        (block by block, each block's successors computed once and serving also ``points``,
+        the values of the way of playing ``dist`` holds on entry)."""
         started = time.perf_counter()
         seen: dict[bytes, int] = {}  # a distinct payoff row: its index in found
         found_best, found_dist = [np.zeros(0)], [np.zeros(0, dtype=np.int32)]  # in dist's pool
@@ -320,6 +321,7 @@ class TableSolver:
             rows = np.arange(lo, min(lo + ONCE_BLOCK, stage.stop))
             succ = self.successors(rows)
             _check(stage, ready, succ)
+            self._pass(rows, succ, points, dist)
             pay = np.ascontiguousarray(self._pay(values, succ))
             keys = pay.view(np.dtype((np.void, pay.shape[1] * pay.itemsize))).ravel()
             unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
