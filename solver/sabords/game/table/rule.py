@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.sabords.game.table.compact import BLOCK, Plays, Pool
 from solver.sabords.game.table.simulate import Play
 from solver.sabords.game.table.states import EndRules
 from solver.sabords.game.two_player import GameTable
@@ -74,14 +75,25 @@ def leader_play(table: GameTable, players: int) -> Play:
     return play
 
 
+def rule_plays(layout, play: Play) -> Plays:
+    """A way of playing on every state of a table's layout, kept as its distinct rows and an
+    index per state (written block by block: a table of millions of states fits)."""
+    plays = None
+    for name, phase in layout.phases.items():
+        scores = layout.scores(name)
+        for lo in range(0, len(scores), BLOCK):
+            block = scores[lo:lo + BLOCK]
+            dist = play(np.full(len(block), layout.kind(name)), block)
+            if plays is None:
+                plays = Plays(np.zeros(layout.states, dtype=np.int32), Pool(dist[0]))
+            at = phase.start + lo
+            plays[at:at + len(block)] = dist
+    return plays
+
+
 def rule_dist(layout, play: Play) -> np.ndarray:
     """A way of playing written out on every state of a table's layout (one row each)."""
-    out = np.empty((layout.states, layout.deck.count))
-    for name, phase in layout.phases.items():
-        rows = slice(phase.start, phase.start + phase.size)
-        scores = layout.scores(name)
-        out[rows] = play(np.full(len(scores), layout.kind(name)), scores)
-    return out
+    return rule_plays(layout, play).full()
 
 
 def against_exact(solver, solution, table: GameTable) -> dict:
@@ -93,11 +105,11 @@ def against_exact(solver, solution, table: GameTable) -> dict:
 
     layout = solver.layout
     n = layout.players
-    mine = rule_dist(layout, leader_play(table, n))
+    mine = rule_plays(layout, leader_play(table, n))
     exact = solution.seat_values()
     seats = []
     for seat in range(n):
-        plays = [mine if s == seat else solution.dist for s in range(n)]
+        plays = [mine if s == seat else solution.plays for s in range(n)]
         value = seat_values(layout, solver.succ, solver.order, plays)[seat]
         seats.append({"seat": seat + 1, "rule": float(value), "exact": float(exact[seat]),
                       "cost": float(exact[seat] - value)})
@@ -118,7 +130,7 @@ def exact_against_points(solver, solution) -> dict:
     base = seat_values(layout, solver.succ, solver.order, [points] * n)
     seats = []
     for seat in range(n):
-        plays = [solution.dist if s == seat else points for s in range(n)]
+        plays = [solution.plays if s == seat else points for s in range(n)]
         value = seat_values(layout, solver.succ, solver.order, plays)[seat]
         seats.append({"seat": seat + 1, "exact": float(value), "points": float(base[seat]),
                       "gain": float(value - base[seat])})

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.sabords.game.table.compact import BLOCK, Plays, Pool
 from solver.sabords.game.table.states import ENDED, NORMAL, EndRules, Layout, turn_ends
 from solver.sabords.turn.lanes import DeckTurns
 
@@ -118,24 +119,35 @@ def simulate(deck: DeckTurns, players: int, top: int, low: int, ends: EndRules,
 
 
 def seat_values(layout: Layout, succ: np.ndarray, order: np.ndarray,
-                seats: Sequence[np.ndarray]) -> np.ndarray:
+                seats: Sequence[np.ndarray | Plays]) -> np.ndarray:
     """Each seat's exact value from the opening when seat ``i`` plays the outcome
-    distributions ``seats[i]`` (one row per state of ``layout``, or one row for all): the
-    table's linear sweeps over states paired with the seat to move."""
+    distributions ``seats[i]`` (one row per state of ``layout``, one row for all, or
+    :class:`~solver.sabords.game.table.compact.Plays`): the table's linear sweeps over states
+    paired with the seat to move. Each seat's play is kept as its distinct rows and an index
+    per state, and the successors as 32-bit rows, so a table of millions of states fits."""
     from solver.sabords.game.table.linear import evaluate  # numba: only when a table is valued
 
     n, states = layout.players, layout.states
     count = succ.shape[1]
-    ext_succ = np.empty((n * states, count), dtype=np.int64)
-    ext_dist = np.empty((n * states, count))
-    for seat in range(n):
+    plays = [seat if isinstance(seat, Plays) else Plays.of(seat, states) for seat in seats]
+    pools: dict[int, int] = {}  # a pool shared by seats is kept once: its first row
+    rows: list[np.ndarray] = []
+    for play in plays:
+        if id(play.pool) not in pools:
+            pools[id(play.pool)] = sum(len(r) for r in rows)
+            rows.append(play.distinct())
+    ext_succ = np.empty((n * states, count), dtype=np.int32)
+    ext_index = np.empty(n * states, dtype=np.int32)
+    for seat, play in enumerate(plays):
         block = slice(seat * states, (seat + 1) * states)
         nxt_seat = (seat + 1) % n
-        ext_succ[block] = np.where(succ < states, nxt_seat * states + succ,
-                                   (n - 1) * states + succ)
-        ext_dist[block] = np.broadcast_to(seats[seat], (states, count))
+        for lo in range(0, states, BLOCK):  # the temporaries a block at a time
+            part = succ[lo:lo + BLOCK]
+            ext_succ[seat * states + lo:seat * states + lo + len(part)] = np.where(
+                part < states, nxt_seat * states + part, (n - 1) * states + part)
+        ext_index[block] = play.index + pools[id(play.pool)]
     values = np.zeros((n * states + (layout.rows - states), n))
     values[n * states:] = layout.results
     ext_order = np.concatenate([seat * states + order for seat in range(n)])
-    evaluate(values, ext_order, ext_succ, ext_dist)
+    evaluate(values, ext_order, ext_succ, Plays(ext_index, Pool.of(np.concatenate(rows))))
     return values[layout.index(NORMAL, [0] * n)]  # seat 1 to move: positions are seats
