@@ -137,6 +137,32 @@ def test_a_free_tile_that_left_leaves_its_field_unfree():
     assert _bounds_and_best(pinned("bench-13-125")) == (4, 5, ((0, 5), True))
 
 
+@pytest.mark.slow
+def test_no_tosende_elemente_is_left_for_a_second_jump():
+    """Grey (mountain) sails from its boat with a Zerstörende Kräfte, two Tosende Elemente and
+    two forest cards; the best route to the treasure takes four cards (bench three-swap hand
+    #29). Relaxed, one teleported free tile served jokers on 1,3 and 1,0, three fields apart,
+    counted as one move between them (the count asked for more only with a single Tosende
+    Elemente in hand), while the other Tosende Elemente brought 0,4's tile. Between two jumps
+    a tile moves by neighbour swaps only, and a tile jumped again counts as a new one, with a
+    Tosende Elemente of its own: so three swaps between 1,3 and 1,0, or a third Tosende
+    Elemente. Counting that, the bound on routes with a swap rises from 3 to 4, the
+    optimum."""
+    assert _bounds_and_best(pinned("three-swap-4343-29"))[1:] == (4, ((0, 4), True))
+
+
+@pytest.mark.slow
+def test_a_free_tile_serves_its_jokers_in_the_route_order():
+    """Red (volcano) flies from its boat with three Zerstörende Kräfte; the best route ends a
+    field short of the treasure with three cards (bench three-swap hand #30). Relaxed, the
+    volcano tile of 0,2 paid for the flight's landing on 2,1 and for 1,1, counted as one swap
+    to 1,1 (its nearer joker) and one on to 2,1. But the hunter lands on 2,1 first, so the
+    tile is there first: two swaps to get there and one back to 1,1, and with the swap the
+    joker on 1,0 needs, four swaps for three cards. Counting the route's order, the bound on
+    routes with a swap rises from 4 to 17, the optimum."""
+    assert _bounds_and_best(pinned("three-swap-4343-30"))[1:] == (17, ((1, 3), False))
+
+
 def _bounds_and_best(q: RouteQuery) -> tuple:
     """The bounds on routes with a swap without and with the travel count, and the optimum
     (proved) as the move generator replays it."""

@@ -16,11 +16,15 @@ to be the real route with its loops erased, each field's entry being its last on
 from which the route goes on). Then:
 
 * A token reaching a joker f by Zerstörende Kräfte alone has travelled at least the distance
-  d(o, f) from its origin o; one serving two jokers a and b at least d(a, b) + min(d(o, a),
-  d(o, b)), in whichever order.
-* After its first Tosende Elemente a token's further jokers are distinct fields, all but one
-  entered by a step of its own (with a single Tosende Elemente in hand, it travels d(a, b)
-  between two of them); each teleported token takes a Tosende Elemente of its own.
+  d(o, f) from its origin o; one at a and then at b at least d(o, a) + d(a, b). Its places
+  come in time order: the entries in the relaxed route's order (erasing loops keeps the
+  order of the last entries: the move after a field's last visit enters the next field of
+  the erased route, whose last visit is no earlier), then the pair's way out of the treasure
+  field (the turn's last move), then the end of the turn.
+* A token counts as a new one from each Tosende Elemente that jumps it (a token jumped twice
+  is two, each taking a Tosende Elemente of its own). Between its jump and the next, its
+  jokers are distinct fields, all but one entered by a step of its own, and it travels at
+  least d(a, b) between two of them.
 * Two jokers the hunter enters one straight after the other hold different tokens: the hunter
   stands on the first until it moves on, and a field under the hunter is never swapped.
 * A token that left its origin o leaves o without a free tile until it or another token comes
@@ -109,10 +113,10 @@ def _continuation_tokens(r: RouterModel) -> dict[int, Var]:
 
 
 class _Travel:
-    """The tokens of one relaxed model: for each token (("origin", o), or ("te", j) for the
-    token Tosende Elemente j teleports first) the places it must be, each a (field, phase)
-    with its literal: "in" where the hunter enters on it, "out" where the pair leaving the
-    treasure field steps on it, "end" where it stands at the end of the turn."""
+    """The tokens of one relaxed model: for each token (("origin", o) until its first jump, or
+    ("te", j) from Tosende Elemente j's jump until the next) the places it must be, each a
+    (field, phase) with its literal: "in" where the hunter enters on it, "out" where the pair
+    leaving the treasure field steps on it, "end" where it stands at the end of the turn."""
 
     def __init__(self, r: RouterModel) -> None:
         self.r, self.m, self.isl = r, r.m, r.isl
@@ -135,6 +139,7 @@ class _Travel:
         self.travel = {o: self.m.NewIntVar(0, self.budget, f"travel_{o}")
                        for o in self.origins}
         self.places: dict[tuple, dict] = defaultdict(dict)  # token -> (field, phase) -> lit
+        self._order: dict | None = None
 
     def apart(self, f: int) -> dict[int, int]:
         """Neighbour swaps from f to each field (through fields that can be swapped)."""
@@ -165,8 +170,8 @@ class _Travel:
 
     def count_moves(self) -> None:
         """Each swap moves at most one token: the travel, and one jump per teleported token,
-        take at most the swap cards played. After its jump a token is at each further field
-        by a move of its own (with one Tosende Elemente in hand, d(a, b) between a and b)."""
+        take at most the swap cards played. Between its jump and the next, a token moves by
+        neighbour swaps: d(a, b) between two of its fields, and each further field one."""
         m, r = self.m, self.r
         moves = list(self.travel.values())
         for j in range(self.n_any):
@@ -187,15 +192,14 @@ class _Travel:
                         m.Add(fields[f] >= z)
             after = m.NewIntVar(0, self.budget, f"travel_te_{j}")
             m.Add(after >= sum(fields.values()) - 1)
-            if self.n_any == 1:  # no second jump: from field to field by neighbour swaps
-                pairs = list(fields.items())
-                for i, (a, za) in enumerate(pairs):
-                    for b, zb in pairs[i + 1:]:
-                        need = self.apart(a).get(b, self.budget + 1)
-                        if need >= self.budget:  # (after <= budget - 1: the jump is one)
-                            m.AddBoolOr([za.Not(), zb.Not()])
-                        elif need > 1:
-                            m.Add(after >= need * (za + zb - 1))
+            pairs = list(fields.items())
+            for i, (a, za) in enumerate(pairs):
+                for b, zb in pairs[i + 1:]:
+                    need = self.apart(a).get(b, self.budget + 1)
+                    if need >= self.budget:  # (after <= budget - 1: the jump is one)
+                        m.AddBoolOr([za.Not(), zb.Not()])
+                    elif need > 1:
+                        m.Add(after >= need * (za + zb - 1))
             moves += [used, after]
         played = sum(x for (k, key), x in r.use.items()
                      if k in r.swap_kinds and key in ("credit", "waste"))
@@ -216,9 +220,13 @@ class _Travel:
                     m.Add(y + sum(ended[v]) + somewhere - ends.get(v, 0) <= 2)
 
     def two_places_one_token(self) -> None:
-        """The token from o at fields a and b travels d(a, b) + min(d(o, a), d(o, b)) at
-        least (never, when b is out of its reach)."""
+        """The token from o at fields a and b, in that order, travels d(o, a) + d(a, b) at
+        least (never, when b is out of its reach). Its place where the hunter enters a field
+        comes before its place on the pair's way out (the turn's last move), which comes
+        before its place at the end; two entries come in the route's order (positions along
+        the relaxed route, which keeps the order of the real route's last entries)."""
         m = self.m
+        rank = {"in": 0, "out": 1, "end": 2}
         for o in self.origins:
             dist = self.dist[o]
             places = [(a, pa, ya, ya.Not(), dist[a], self.apart(a))
@@ -228,11 +236,33 @@ class _Travel:
                     if a == b or pa == pb == "end":  # (one place at the end)
                         continue
                     dab = from_a.get(b)
-                    need = self.budget + 1 if dab is None else dab + min(da, db)
+                    if dab is None:
+                        m.AddBoolOr([not_a, not_b])
+                        continue
+                    if pa == pb == "in" and da != db:
+                        self._two_entries(o, (a, ya, da), (b, yb, db), dab)
+                        continue
+                    first = min(da, db) if pa == pb else (da if rank[pa] < rank[pb] else db)
+                    need = dab + first
                     if need > self.budget:
                         m.AddBoolOr([not_a, not_b])
                     elif need > max(da, db):
                         m.Add(self.travel[o] >= need * (ya + yb - 1))
+
+    def _two_entries(self, o: int, a: tuple, b: tuple, dab: int) -> None:
+        """The token from o where the hunter enters a and b: d(o, a) + d(a, b) if a comes
+        first in the route, d(o, b) + d(a, b) if b does."""
+        m, order = self.m, self.positions()
+        (fa, ya, da), (fb, yb, db) = a, b
+        both = [ya, yb]
+        a_first = m.NewBoolVar(f"first_{o}_{fa}_{fb}")
+        m.Add(order[fa] + 1 <= order[fb]).OnlyEnforceIf(both + [a_first])
+        m.Add(order[fb] + 1 <= order[fa]).OnlyEnforceIf(both + [a_first.Not()])
+        for need, which in ((dab + da, a_first), (dab + db, a_first.Not())):
+            if need > self.budget:
+                m.AddBoolOr([ya.Not(), yb.Not(), which.Not()])
+            elif need > max(da, db):
+                m.Add(self.travel[o] >= need).OnlyEnforceIf(both + [which])
 
     def no_token_follows_the_hunter(self, jokers: set[int]) -> None:
         """Two jokers entered one straight after the other hold different tokens."""
@@ -276,13 +306,17 @@ class _Travel:
                     [y, free, early.Not()])
 
     def positions(self) -> dict:
-        """Position numbers along the relaxed route: larger on every move's far end."""
+        """Position numbers along the relaxed route: larger on every move's far end (made
+        once, shared)."""
+        if self._order is not None:
+            return self._order
         m = self.m
         n = len(self.isl.names)
         order = {v: m.NewIntVar(0, n, f"pos_{v}") for v in range(n)}
         m.Add(order[self.r.start] == 0)
         for (u, v), x in self.moves:
             m.Add(order[v] >= order[u] + 1).OnlyEnforceIf(x)
+        self._order = order
         return order
 
     def origins_on_the_continuation(self, refills: dict) -> None:
