@@ -8,7 +8,7 @@ import pytest
 
 from solver.errors import InputError
 from solver.sabords.game.solved import solve_game
-from solver.sabords.game.table.equilibrium import regret, solve_table
+from solver.sabords.game.table.equilibrium import TableSolver, regret, solve_table
 from solver.sabords.game.table.states import NORMAL, RACE, TableSpec, final
 from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
@@ -196,8 +196,9 @@ def test_turns_started_from_their_neighbours_find_the_cold_answer(monkeypatch) -
 
 def test_the_turn_cost_counts_every_turn_solved() -> None:
     """make bench's figures per stage: a repeating stage's states once per step (nothing
-    cycles here, so nothing more is solved), a once-solved stage's distinct payoff rows once,
-    every solved card of each."""
+    cycles here, so nothing more is solved), every solved card of each; a once-solved stage's
+    distinct payoff rows at most once, each card's distinct problem once (fewer lanes than
+    every card of every distinct row)."""
     from solver.sabords.game.table.equilibrium import TableSolver
 
     solver = TableSolver(TableSpec.of(load_rules(("score-floor-zero",)).with_dice(3), 3, 300))
@@ -208,7 +209,33 @@ def test_the_turn_cost_counts_every_turn_solved() -> None:
         name = "/".join(stage.names)
         cost = solver.turn_cost[name]
         size = stage.stop - stage.start
-        solved = size * solution.stats["stage_steps"][name] if stage.repeats \
-            else solver.distinct[stage.names]
-        assert cost.states == solved and cost.lanes == cards * solved
+        if stage.repeats:
+            solved = size * solution.stats["stage_steps"][name]
+            assert cost.states == solved and cost.lanes == cards * solved
+        else:
+            rows = solver.distinct[stage.names]
+            assert 0 < cost.states <= rows
+            assert cost.lanes == solver.card_problems[stage.names] < cards * rows
         assert cost.lanes <= cost.rounds and cost.seconds > 0
+
+
+def test_a_card_reads_only_its_outcomes() -> None:
+    """Payoffs changed outside a card's outcomes (DeckLanes.card_outcomes) leave its turn
+    exactly as it was (what lets a once-solved stage solve each card's distinct problem once),
+    and a payoff changed inside them changes it."""
+    lanes = TableSolver(TableSpec.of(load_rules(("score-floor-zero",)).with_dice(3), 3,
+                                     300)).lanes
+    rng = np.random.default_rng(5)
+    outcomes = lanes.deck.count
+    for column, used in enumerate(lanes.card_outcomes):
+        assert 0 < len(used) < outcomes
+        pay = rng.random((2, outcomes))
+        other = np.setdiff1d(np.arange(outcomes), used)
+        pay[1, used] = pay[0, used]
+        changed = pay.copy()
+        changed[1, used] += 0.5  # every turn ends in one of them
+        for rows in (pay, changed):
+            solved = lanes.solve_cards(rows, np.full(2, column), np.arange(2),
+                                       lanes.storage(2), 1e-14, 2)
+            same = solved.values[0] == solved.values[1] and np.array_equal(*solved.dist)
+            assert same == (rows is pay), (column, other)

@@ -140,10 +140,38 @@ class DeckLanes:
         values = out.start.reshape(-1, cards) @ self.solved_weights
         solved = TurnsSolved(values, dist, per_card, len(problem) if max_rounds else 0,
                              int(out.rounds.sum()))
-        cost = self.cost
-        cost.seconds += time.process_time() - started
-        cost.states, cost.lanes = cost.states + len(pay_rows), cost.lanes + solved.lanes
-        cost.rounds += solved.rounds
+        self.cost.add(time.process_time() - started, len(pay_rows), solved)
+        return solved
+
+    @cached_property
+    def card_outcomes(self) -> list[np.ndarray]:
+        """Per solved card: the outcomes its turn can end in (stops, landings, first rolls,
+        protected dice), the only payoffs its solve reads."""
+        out = []
+        for card in self.solved_cards:
+            om = self.deck.maps[card]
+            ends = [np.ravel(om.stop_out), np.ravel(om.end_out),
+                    np.array([o for row in om.first_rows for o in row], dtype=np.int64)]
+            if om.protect_out is not None:
+                ends += [np.ravel(om.protect_out), np.array([om.base_out])]
+            out.append(np.unique(np.concatenate(ends).astype(np.int64)))
+        return out
+
+    def solve_cards(self, pay_rows: np.ndarray, columns: np.ndarray, slots: np.ndarray,
+                    store, tol: float, states: int, guess: bool = False) -> TurnsSolved:
+        """One solved card's turn per row (``columns``: the card's index in
+        ``solved_cards``), warm-started from and stored into ``slots`` (lanes of different
+        cards may share a slot): each lane's value before the card and outcome distribution
+        (``per_card`` unset). ``states``: the game states these turns serve (counted in
+        :attr:`cost`)."""
+        from solver.engine.batch import SWEEPS, WARM_SWEEPS, solve_lanes
+
+        started = time.process_time()
+        out = solve_lanes(self.deck.packed, self.solved_cards[columns], slots, pay_rows, store,
+                          tol=tol, distribution=True,
+                          warm_sweeps=SWEEPS if guess else WARM_SWEEPS)
+        solved = TurnsSolved(out.start, out.dist, None, len(columns), int(out.rounds.sum()))
+        self.cost.add(time.process_time() - started, states, solved)
         return solved
 
 
@@ -157,6 +185,13 @@ class TurnCost:
     states: int = 0
     lanes: int = 0
     rounds: int = 0
+
+    def add(self, seconds: float, states: int, solved: TurnsSolved) -> None:
+        """Count a solve of ``states`` states' turns."""
+        self.seconds += seconds
+        self.states += states
+        self.lanes += solved.lanes
+        self.rounds += solved.rounds
 
     def since(self, before: TurnCost) -> TurnCost:
         """The cost added since ``before`` (a copy taken then, :meth:`copy`)."""

@@ -13,10 +13,11 @@ only itself), then each step of the final round from its end (a state there lead
 results, the race and the step after it, so its turn is one best response against values
 already final, solved once, cold), then normal play. Many final-round states give their mover
 the same payoff row (the mover's entry of each outcome's next state: often only the mover's
-score against the best opponent's counts); each distinct row is solved once. A stage whose
-states lead to each other (normal play, the race; the final round with normal play when a drop
-returns to it) is solved as follows, each of its states keeping the policies of its last turns
-as warm starts.
+score against the best opponent's counts); each card's distinct problem (its payoffs on the
+outcomes that card can end in) is solved once (:mod:`~solver.sabords.game.table.once`). A
+stage whose states lead to each other (normal play, the race; the final round with normal play
+when a drop returns to it) is solved as follows, each of its states keeping the policies of its
+last turns as warm starts.
 
 **How it is found.** From points play's values (every turn maximising its points), *policy
 iteration*: every mover best-responds to the current values, then the values of that way of
@@ -52,6 +53,7 @@ import numpy as np
 from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.compact import Plays
 from solver.sabords.game.table.linear import Successors, evaluate
+from solver.sabords.game.table.once import CardTurns
 from solver.sabords.game.table.payoff import mover_payoff, tie_weights
 from solver.sabords.game.table.settle import settle
 from solver.sabords.game.table.solution import TableSolution
@@ -83,6 +85,7 @@ class TableSolver:
         self._stage_succ: tuple[tuple[int, int], Successors] | None = None
         self.order = layout.order
         self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
+        self.card_problems: dict[tuple[str, ...], int] = {}  # ... and cards' distinct problems
         self.turn_cost: dict[str, TurnCost] = {}  # per stage of the last solve (make bench)
         self.sweeps = 0  # the linear sweeps made (repeating stages; settling's own not counted)
 
@@ -310,13 +313,15 @@ class TableSolver:
     def _once(self, stage: Stage, values: np.ndarray, dist: Plays, regret: np.ndarray,
               ready: np.ndarray, points: np.ndarray) -> None:
         """A stage whose states lead only to states solved before (``ready``): each distinct
-        payoff row of its movers solved once (no warm starts kept: each row starts from the
-        policy of the row before it in state order, :func:`_chained`), its values one pass
+        payoff row of its movers solved once, each card's distinct problem once (no warm
+        starts kept: each starts from the policy of the card's problem before it in state
+        order, :class:`~solver.sabords.game.table.once.CardTurns`), its values one pass
         (block by block, each block's successors computed once and serving also ``points``,
         the values of the way of playing ``dist`` holds on entry)."""
         started = time.perf_counter()
         seen: dict[bytes, int] = {}  # a distinct payoff row: its index in found
         found_best, found_dist = [np.zeros(0)], [np.zeros(0, dtype=np.int32)]  # in dist's pool
+        turns = CardTurns(self.lanes, _chained)
         for lo in range(stage.start, stage.stop, ONCE_BLOCK):
             rows = np.arange(lo, min(lo + ONCE_BLOCK, stage.stop))
             succ = self.successors(rows)
@@ -330,16 +335,8 @@ class TableSolver:
                            dtype=np.int64)
             new = first[ids >= before]  # in the order their indices were given
             best, picks = np.empty(len(new)), np.empty(len(new), dtype=np.int32)
-            by_state, last = np.argsort(new), None
-            for part in _chained(len(new)):
-                part = by_state[part]
-                store = self.lanes.storage(len(part))
-                if last is not None:  # from the turns of the rows before them, just solved
-                    store.policy[:] = last.policy[:len(part)]
-                solved = self.lanes.solve(pay[new[part]], np.arange(len(part)), store, 1e-14,
-                                          distribution=True, guess=True)
-                best[part], picks[part] = solved.values, dist.picks(solved.dist).index
-                last = store
+            by_state = np.argsort(new)
+            best[by_state], picks[by_state] = turns.solve(pay[new[by_state]], dist)
             found_best.append(best)
             found_dist.append(picks)
             found_best, found_dist = [np.concatenate(found_best)], [np.concatenate(found_dist)]
@@ -348,6 +345,7 @@ class TableSolver:
             self._pass(rows, succ, values, dist)
             regret[rows] = found_best[0][pick] - self._own(values[rows])
         self.distinct[stage.names] = len(seen)
+        self.card_problems[stage.names] = turns.lanes_solved
         if self.progress:
             print(f"  whole table ({self.layout.players} players, {'/'.join(stage.names)}): "
                   f"{stage.stop - stage.start:,} states, {len(seen):,} distinct turns "
