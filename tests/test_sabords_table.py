@@ -195,10 +195,11 @@ def test_turns_started_from_their_neighbours_find_the_cold_answer(monkeypatch) -
 
 
 def test_the_turn_cost_counts_every_turn_solved() -> None:
-    """make bench's figures per stage: a repeating stage's states once per step (nothing
-    cycles here, so nothing more is solved), every solved card of each; a once-solved stage's
-    distinct payoff rows at most once, each card's distinct problem once (fewer lanes than
-    every card of every distinct row)."""
+    """make bench's figures per stage: a repeating stage's turns solved at each step
+    (``turns_solved``: every state at the first two, those whose regret bound asks for it
+    after; nothing cycles here, so nothing more is solved), every solved card of each; a
+    once-solved stage's distinct payoff rows at most once, each card's distinct problem once
+    (fewer lanes than every card of every distinct row)."""
     from solver.sabords.game.table.equilibrium import TableSolver
 
     solver = TableSolver(TableSpec.of(load_rules(("score-floor-zero",)).with_dice(3), 3, 300))
@@ -210,7 +211,10 @@ def test_the_turn_cost_counts_every_turn_solved() -> None:
         cost = solver.turn_cost[name]
         size = stage.stop - stage.start
         if stage.repeats:
-            solved = size * solution.stats["stage_steps"][name]
+            counts = solution.stats["turns_solved"][name]
+            assert len(counts) == solution.stats["stage_steps"][name]
+            assert counts[:2] == [size] * min(2, len(counts))
+            solved = sum(counts)
             assert cost.states == solved and cost.lanes == cards * solved
         else:
             rows = solver.distinct[stage.names]

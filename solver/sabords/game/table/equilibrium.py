@@ -34,6 +34,17 @@ that mix with their weights (each turn's share of the mover's plays there);
 ``stats["settle_rounds"]`` counts the oracle rounds and ``stats["newton_residual"]`` is the
 mixing condition's largest residual left (both 0 when nothing cycles).
 
+**Turns left unsolved.** Each state of a repeating stage carries a bound on its regret that
+needs no turn solved (:mod:`solver.sabords.game.table.margin`: its best turn when last solved,
+plus how far its payoffs have risen since). From the third step on, a step solves only the
+states whose bound exceeds ``RESOLVE`` times the regret it is expected to reach (the last one
+times its last fall: a state left with less does not hold the next regret up), and never
+those within the tolerance; the others keep their turns and warm starts, and their regret
+entry is their bound. The oracle rounds of mixing solve every state whose bound exceeds the
+tolerance. So a stage's certificate is an upper bound on its regret, at most the tolerance
+when it has converged (:func:`regret` recomputes every turn); ``stats["turns_solved"]`` lists
+per stage the turns each step and oracle round solved.
+
 **Ties.** When a mover's options are equally good for the mover, the others' values can
 depend on the choice, so the tie rule is part of the answer (:mod:`solver.sabords.game.table.
 payoff`: the engine's order, or ``TIE_SHARE`` of the player after or before the mover added to
@@ -53,6 +64,7 @@ import numpy as np
 from solver.sabords.game.points import points_play_outcomes
 from solver.sabords.game.table.compact import Plays
 from solver.sabords.game.table.linear import Successors, evaluate
+from solver.sabords.game.table.margin import RegretBound
 from solver.sabords.game.table.once import CardTurns
 from solver.sabords.game.table.payoff import mover_payoff, tie_weights
 from solver.sabords.game.table.settle import settle
@@ -70,6 +82,8 @@ FALL = 0.9  # the lowest regret has fallen when a step's is below this times the
 CHANGED = 1e-9  # a best turn's outcome distribution moved by more: the choice changed
 SETTLE_ROUNDS = 10  # oracle rounds of mixing the cycling states' turns (table.settle)
 MIXED = 1e-6  # weights below this are reported as a turn not played (the values use them)
+RESOLVE = 1.0  # a step solves the turns whose regret bound exceeds this times the regret
+# it is expected to reach (_threshold)
 
 
 class TableSolver:
@@ -88,6 +102,8 @@ class TableSolver:
         self.card_problems: dict[tuple[str, ...], int] = {}  # ... and cards' distinct problems
         self.turn_cost: dict[str, TurnCost] = {}  # per stage of the last solve (make bench)
         self.sweeps = 0  # the linear sweeps made (repeating stages; settling's own not counted)
+        self.resolve: float | None = RESOLVE  # 0: only turns within the tolerance stay;
+        # None: every turn solved at every step (the reference the bound is tested against)
 
     def successors(self, rows: np.ndarray) -> np.ndarray:
         """The row each outcome leads to from each state row of ``rows``
@@ -154,6 +170,7 @@ class TableSolver:
         points, values = layout.empty(), layout.empty()
         regret = np.zeros(layout.states)
         steps, history, cycling, mixed, converged = {}, [], [], [], True
+        resolved: dict[str, list[int]] = {}
         settling = {"settle_rounds": 0, "newton_residual": 0.0}
         ready = np.zeros(layout.rows, dtype=bool)  # the rows a stage may read
         ready[layout.states:] = True
@@ -168,6 +185,7 @@ class TableSolver:
                 found = self._iterate(stage, values, dist, regret, tol, max_steps,
                                       settle_rounds)
                 steps["/".join(stage.names)] = len(found["history"])
+                resolved["/".join(stage.names)] = found["resolved"]
                 history += found["history"]
                 cycling += found["cycling"]
                 mixed += found["mixed"]
@@ -184,7 +202,7 @@ class TableSolver:
         cycles = np.array(cycling, dtype=np.int64)
         stats = {
             "players": layout.players, "steps": max(steps.values(), default=0),
-            "stage_steps": steps, "regret": worst,
+            "stage_steps": steps, "turns_solved": resolved, "regret": worst,
             "converged": converged and worst <= tol, "states": int(layout.states),
             "history": history,
             "regret_elsewhere": float(np.delete(regret, cycles).max(initial=0.0)),
@@ -250,29 +268,40 @@ class TableSolver:
         size = len(rows)
         warm = WarmStarts(self.lanes, size)
         succ = self.stage_successors(stage)
+        bound = RegretBound(succ, stage.start, stage.stop, self.weights)
+        resolved: list[int] = []  # per call of respond: the states whose turns it solved
         self._value(stage, values, dist)  # points play here, the stages before it solved
         recent: list[np.ndarray] = []  # per step of the last WINDOW: which best turns changed
         played: list[dict] = []  # per step of the last WINDOW: the changed states' new turns
         previous, history, kept = None, [], None
         started = time.perf_counter()
 
-        def respond(cold: bool = False) -> tuple[np.ndarray, Plays]:
+        floor = -np.inf if self.resolve is None else tol  # a bound at most this: not solved
+
+        def respond(cold: bool = False, below: float = floor) -> tuple[np.ndarray, Plays]:
             """Every state's best gain and best turn against the current values (the turns'
-            distributions in ``dist``'s pool); ``cold``: no turn of the stage solved yet."""
-            best = np.empty(size)
-            picks = np.empty(size, dtype=np.int32)
-            parts = _chained(size) if cold else [
-                slice(lo, min(lo + BLOCK, size)) for lo in range(0, size, BLOCK)]
+            distributions in ``dist``'s pool); ``cold``: no turn of the stage solved yet. A
+            state whose regret bound (:class:`RegretBound`) is at most ``below`` is not
+            solved: its gain is the bound, its best turn the one it plays."""
+            bound.track(values)
+            own = self._own(values[rows])
+            gain = bound.bound(own)
+            todo = np.arange(size) if cold else np.flatnonzero(gain > below)
+            picks = dist.index[rows].copy()
+            parts = [todo[part] for part in _chained(len(todo))] if cold else [
+                todo[lo:lo + BLOCK] for lo in range(0, len(todo), BLOCK)]
             for at, part in enumerate(parts):
                 if cold and at:  # from the turns of the states before them, just solved
                     warm.start_from(part, parts[at - 1][:len(part)])
                 solved = self._best(rows[part], values, succ, warm, part, guess=cold)
-                best[part], picks[part] = solved.values, dist.picks(solved.dist).index
+                gain[part], picks[part] = solved.values - own[part], dist.picks(solved.dist).index
+                bound.solved(part, solved.values)
             warm.prune()
-            return best - self._own(values[rows]), Plays(picks, dist.pool)
+            resolved.append(len(todo))
+            return gain, Plays(picks, dist.pool)
 
         for step in range(1, max_steps + 1):
-            gap, best_dist = respond(step == 1)
+            gap, best_dist = respond(step == 1, _threshold(history, floor, self.resolve))
             worst = float(gap.max())
             history.append(worst)
             if kept is None or worst < kept[0]:
@@ -306,7 +335,7 @@ class TableSolver:
                      for row, weights in zip(settled.rows, settled.weights, strict=True)
                      if np.count_nonzero(weights > MIXED) > 1]
         dist.prune()
-        return {"history": history, "converged": worst <= tol,
+        return {"history": history, "converged": worst <= tol, "resolved": resolved,
                 "cycling": (stage.start + cycling).tolist(), "mixed": mixed,
                 "settle_rounds": rounds, "newton_residual": newton}
 
@@ -367,6 +396,16 @@ def _chained(count: int) -> list[np.ndarray]:
     seven from nothing; the optimum reached is the same from any start)."""
     calls = max(1, -(-count // CHUNK))
     return [np.arange(j, count, calls) for j in range(min(calls, count))]
+
+
+def _threshold(history: list[float], floor: float, resolve: float | None) -> float:
+    """The regret bound above which a step solves a state's turn: ``resolve`` times the regret
+    the step is expected to reach (the last regret times its last fall, as policy iteration's
+    regret falls about as its square); ``floor`` for the first two steps, and at least."""
+    if resolve is None or len(history) < 2:
+        return floor
+    last = history[-1]
+    return max(floor, resolve * min(last, last * last / history[-2]))
 
 
 def _last_fall(history: list[float]) -> int:
