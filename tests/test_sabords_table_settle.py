@@ -8,10 +8,16 @@ import numpy as np
 import pytest
 
 from solver.sabords.game.points import points_play_outcomes
+from solver.sabords.game.table.compact import Plays
 from solver.sabords.game.table.equilibrium import TableSolver, regret
 from solver.sabords.game.table.linear import evaluate
 from solver.sabords.game.table.payoff import TIES
-from solver.sabords.game.table.settle import Reduced, RestrictedGame, project_simplex
+from solver.sabords.game.table.settle import (
+    Reduced,
+    RestrictedGame,
+    adopt_responses,
+    project_simplex,
+)
 from solver.sabords.game.table.states import NORMAL, TableSpec
 from solver.sabords.rules import load_rules
 from tests.sabords_game_multi_reference import regret_n
@@ -30,6 +36,29 @@ def test_the_projection_is_the_nearest_point_of_the_simplex() -> None:
         t = (v - p)[p > 0].mean()
         assert np.allclose((v - p)[p > 0], t, atol=1e-9 * max(1.0, np.abs(v).max()))
         assert np.all((v - p)[p == 0] <= t + 1e-9 * max(1.0, np.abs(v).max()))
+
+
+def test_the_oracle_switches_a_state_once_then_mixes_it() -> None:
+    """Between restricted games: a mixing state that gains gets a new candidate; any other
+    switches its pure turn; a state switching a second time mixes every turn it played; an
+    answer with nothing new changes nothing (settle stops there)."""
+    e = np.eye(3)
+    dist = Plays.of(e)  # state r plays outcome r
+    rows = np.arange(3)
+    cands: dict[int, list[np.ndarray]] = {0: [e[0], e[1]]}
+    switched: dict[int, list[np.ndarray]] = {}
+    assert adopt_responses(dist, cands, switched, rows, np.array([True, True, False]),
+                    Plays.of(e[[2, 2, 0]]))
+    assert [int(c.argmax()) for c in cands[0]] == [0, 1, 2]
+    assert dist[1].argmax() == 2 and [d.argmax() for d in switched[1]] == [1]
+    assert dist[0].argmax() == 0 and dist[2].argmax() == 2  # a mixing state's play: the mix's
+    assert adopt_responses(dist, cands, switched, rows, np.array([False, True, False]),
+                    Plays.of(e[[0, 0, 0]]))
+    assert 1 not in switched and sorted(int(c.argmax()) for c in cands[1]) == [0, 1, 2]
+    before = {r: len(c) for r, c in cands.items()}
+    assert not adopt_responses(dist, cands, switched, rows, np.array([True, True, False]),
+                        Plays.of(e[[1, 2, 0]]))
+    assert {r: len(c) for r, c in cands.items()} == before and not switched
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,11 @@ the turns they played in the cycle; every other state keeps its turn. Then, repe
    evaluation of the stage per mixing state and player, all swept together, once per round),
    so the values a mix gives are a small linear system in those vectors.
 2. *The oracle*: every state's best turn against the mixed play's values (the engine's batched
-   turn solver). If no mover gains more than the tolerance, the table is settled; otherwise
-   each state that gains becomes a cycling state (or gets a new candidate) and step 1 repeats.
+   turn solver). If no mover gains more than the tolerance, the table is settled. Otherwise a
+   cycling state that gains gets its best turn as a new candidate, and any other state that
+   gains switches to its best turn, as in policy iteration (the restricted game grows only by
+   states that switch twice: each mixing state costs a linear evaluation of the stage per
+   player, a switch costs nothing); then step 1 repeats.
 
 The mixed play's values are exact for that play (linear sweeps to 1e-15), so the largest gain
 the oracle finds is the certificate, as for a pure table.
@@ -43,6 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from solver.sabords.game.table.compact import Plays
 from solver.sabords.game.table.linear import evaluate, evaluate_columns
 from solver.sabords.game.table.payoff import mover_payoff
 
@@ -294,8 +298,9 @@ def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nda
            progress: bool = False, weights: np.ndarray | None = None) -> Settled:
     """Mix the turns of the cycling states of one stage (``rows``; ``seen``: row -> the
     distributions it played in the cycle) until no mover gains more than ``tol``, or
-    ``rounds`` oracle calls, or an oracle call finds no turn that is not a candidate already
-    (the next round would solve the same restricted game). ``values`` and ``dist`` (the whole
+    ``rounds`` oracle calls, or an oracle call finds no turn not played already (the next
+    round would solve the same restricted game); between rounds the states outside the mix
+    that gain switch their turns (:func:`adopt_responses`). ``values`` and ``dist`` (the whole
     table's) are changed in place; ``order``: the stage's rows in sweep order; ``respond()``
     gives every state of the stage its mover's best gain and best turn against ``values``,
     for the mover's payoff ``weights``
@@ -311,6 +316,7 @@ def _settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nd
             rounds: int, progress: bool, weights: np.ndarray | None) -> Settled:
     started = time.perf_counter()
     cands = {row: _distinct(ds) for row, ds in seen.items()}
+    switched: dict[int, list[np.ndarray]] = {}  # rows that changed their pure turn: the turns
     kept: dict[int, np.ndarray] = {}  # the last round's weights
     for rnd in range(1, rounds + 1):
         mixing = sorted(cands)
@@ -322,18 +328,39 @@ def _settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nd
         gain, best_dist = respond()
         worst = float(gain.max())
         if progress:
-            print(f"  settling: round {rnd}, {len(mixing)} mixing states, Newton residual "
-                  f"{gap:.1e}, regret {worst:.2e} ({time.perf_counter() - started:.1f} s)",
-                  file=sys.stderr, flush=True)
-        if worst <= tol:
-            break
-        before = sum(len(c) for c in cands.values())
-        for at in np.flatnonzero(gain > tol).tolist():
-            row = int(rows[at])
-            cands[row] = _distinct([*cands.get(row, [dist[row].copy()]), best_dist[at]])
-        if sum(len(c) for c in cands.values()) == before:
-            break  # the oracle found no turn not already a candidate: the same game again
+            print(f"  settling: round {rnd}, {len(mixing)} mixing states, {len(switched)} "
+                  f"switched, Newton residual {gap:.1e}, regret {worst:.2e} "
+                  f"({time.perf_counter() - started:.1f} s)", file=sys.stderr, flush=True)
+        if worst <= tol or rnd == rounds or not adopt_responses(dist, cands, switched, rows,
+                                                                 gain > tol, best_dist):
+            break  # settled; or out of rounds (the play left as valued); or the oracle found
+            # no turn not already played: the same restricted game again
     return Settled(mixing, game.split(x), worst, rnd, gap, gain)
+
+
+def adopt_responses(dist: Plays, cands: dict[int, list[np.ndarray]],
+                    switched: dict[int, list[np.ndarray]], rows: np.ndarray,
+                    gains: np.ndarray, best_dist: Plays) -> bool:
+    """The oracle's answer taken (``gains``: which states of ``rows`` gain): a mixing state
+    gets its best turn as a new candidate; any other switches to it, as policy iteration
+    would (most states that gain only follow the mix's values, and a pure switch costs the
+    restricted game nothing); a state switching a second time cycles and mixes the turns it
+    played. Whether anything changed."""
+    changed = False
+    for at in np.flatnonzero(gains).tolist():
+        row, best = int(rows[at]), best_dist[at]
+        if row in cands:
+            more = _distinct([*cands[row], best])
+            changed |= len(more) > len(cands[row])
+            cands[row] = more
+        elif row in switched:
+            cands[row] = _distinct([dist[row].copy(), best, *switched.pop(row)])
+            changed = True
+        else:
+            switched[row] = [dist[row].copy()]
+            dist[row] = best
+            changed = True
+    return changed
 
 
 def _warm(weights: np.ndarray | None, count: int) -> np.ndarray:
