@@ -163,6 +163,38 @@ def test_a_free_tile_serves_its_jokers_in_the_route_order():
     assert _bounds_and_best(pinned("three-swap-4343-30"))[1:] == (17, ((1, 3), False))
 
 
+@pytest.mark.slow
+def test_a_free_tile_under_the_hunter_serves_its_first_step_only_after_a_side_entry():
+    """Brown carries a treasure with green from 1,-1 (farmland, brown's own terrain) with two
+    Zerstörende Kräfte, a Tosende Elemente and three terrain cards, and reaches green's boat
+    with three cards (bench three-swap hand #25). Relaxed, the farmland tile of 1,-1 paid for
+    the first step, onto 1,-2: but that tile cannot leave 1,-1 while the pair stands there,
+    so a real route first steps aside and comes back to 1,-1 on another tile (or its first
+    entry into 1,-2 is not the one the tile serves).
+    Charged for that side entry, the bound on routes with a swap rises from 2 to 3, the
+    optimum."""
+    assert _bounds_and_best(pinned("three-swap-4343-25"))[1:] == (3, ((0, 3), True))
+
+
+@pytest.mark.slow
+def test_a_side_entry_is_charged_not_forbidden():
+    """Hand #25's relaxed route whose first step takes the tile of the field the hunter stands
+    on stays in the relaxation, one card dearer than before the charge (2): a real route may
+    step aside and come back, so forbidding it would be no relaxation (the model would have
+    no route at all here)."""
+    q = pinned("three-swap-4343-25")
+    relaxed = CpRouter(q, relax_swaps=True, min_swaps=1)
+    relaxed.solve()
+    r, names = relaxed.model, [v.name for v in relaxed.model.m.Proto().variables]
+    start, first = (q.position.island.names.index(name) for name in ("1,-1", "1,-2"))
+    assert r.start == start
+    serves = r.m.GetBoolVarFromProtoIndex(names.index(f"serves_{first}_in_{start}"))
+    r.m.Add(serves == 1)  # the tile of 1,-1 serves the entry into 1,-2 ...
+    r.m.Add(r.layers[0].steps[start, first] == 1)  # ... made straight from 1,-1
+    forced = relaxed.solve(again=True)
+    assert forced.remaining == 0 and relaxed.objective == 3
+
+
 def _bounds_and_best(q: RouteQuery) -> tuple:
     """The bounds on routes with a swap without and with the travel count, and the optimum
     (proved) as the move generator replays it."""

@@ -30,9 +30,20 @@ from which the route goes on). Then:
 * A token that left its origin o leaves o without a free tile until it or another token comes
   back: the hunter enters o on it only before the joker it serves (and not straight before),
   and the continuation, should it pass o, pays there unless a token came back.
+* A token stands still while the hunter stands on its field. Where the hunter goes straight
+  on from f to o, entering o on the token from o that served f (it came back), the move
+  straight after f's last entry enters o while the token is on f: on another tile, before
+  o's last entry. Where the token from o serves a joker f entered straight from o, o being
+  the hunter's first field: at o's last visit (where the relaxed route starts) the hunter
+  came back to o on another tile (the token had left while it was away), or the hunter came
+  back on it, or never left, and then the move straight after enters f while the token is
+  on o, before f's last entry. Each such erased entry (a *side entry*) is paid with a card
+  the relaxed route does not spend, or made on another token: a place of that token, which
+  must have come there (its order with the token's other places is left out).
 
 Each swap moves at most one token, so the travel so counted, plus one per teleported token,
-is at most the number of swap cards played. (A swap bringing a payable tile moves no token
+is at most the number of swap cards played; a side entry paid adds a card to those spent.
+(A swap bringing a payable tile moves no token
 when it serves, and the continuation's tokens are left out: both only loosen the bound.)
 """
 
@@ -83,6 +94,7 @@ def token_travel(r: RouterModel) -> None:
             t.need(f, phase, [x])
     for f, pick in sorted(_continuation_tokens(r).items()):
         t.need(f, "end", [pick])
+    t.side_entries()
     refills = {}  # own tile's origin on the continuation -> "another token is there at the end"
     for o in t.origins:
         if r.cont.ins[o] and r.tiles0[o] == r.own:
@@ -115,8 +127,9 @@ def _continuation_tokens(r: RouterModel) -> dict[int, Var]:
 class _Travel:
     """The tokens of one relaxed model: for each token (("origin", o) until its first jump, or
     ("te", j) from Tosende Elemente j's jump until the next) the places it must be, each a
-    (field, phase) with its literal: "in" where the hunter enters on it, "out" where the pair
-    leaving the treasure field steps on it, "end" where it stands at the end of the turn."""
+    (field, phase) with its literal: "in" where the hunter enters on it, "side" where the
+    hunter enters on it in a loop the relaxed route leaves out, "out" where the pair leaving
+    the treasure field steps on it, "end" where it stands at the end of the turn."""
 
     def __init__(self, r: RouterModel) -> None:
         self.r, self.m, self.isl = r, r.m, r.isl
@@ -147,12 +160,13 @@ class _Travel:
             self._apart[f] = nx.single_source_shortest_path_length(self.graph, f)
         return self._apart[f]
 
-    def need(self, f: int, phase: str, xs: list) -> None:
-        """Where any of ``xs`` holds, some token is at (f, phase)."""
+    def need(self, f: int, phase: str, xs: list, besides: int | None = None) -> None:
+        """Where any of ``xs`` holds, some token (not the one from ``besides``) is at
+        (f, phase)."""
         m, options = self.m, []
         for o, free in self.origins.items():
             d = self.dist[o].get(f)
-            if not d or d > self.budget:
+            if not d or d > self.budget or o == besides:
                 continue
             y = m.NewBoolVar(f"serves_{f}_{phase}_{o}")
             for cond in (free, self.vacated[o]):
@@ -167,6 +181,44 @@ class _Travel:
             options.append(z)
         for x in xs:
             m.Add(sum(options) >= x)
+
+    def side_entries(self) -> None:
+        """A side entry (see the module text) where the token from o serves a joker f and
+        the hunter goes straight from o to f, o its first field, or straight from f back to
+        o, entering o on that token: a card more, or another token at o ("side")."""
+        m, r = self.m, self.r
+        L = r.layers[0]
+        straight = defaultdict(list)
+        for arc, x in self.moves:
+            straight[arc].append(x)
+        for o in self.origins:
+            first = o == r.start
+            if not first and o not in L.efree:
+                continue
+            sides = []
+            for (f, phase), y in list(self.places["origin", o].items()):
+                arcs = straight[o, f] if first else straight[f, o]
+                if phase != "in" or not arcs:
+                    continue
+                side = m.NewBoolVar(f"side_{o}_{f}")
+                conds = [y] if first else [y, L.efree[o]]
+                m.Add(side >= sum(conds) + sum(arcs) - len(conds))
+                sides.append((f, side))
+            if not sides:
+                continue
+            entry = self.side_entry(o)
+            for f, side in sides:
+                # (at the first field: back on another tile, or a side entry into f)
+                m.Add(entry + (self.side_entry(f, besides=o) if first else 0) >= side)
+
+    def side_entry(self, f: int, besides: int | None = None) -> Expr:
+        """The expression "a side entry into f (see the module text)": on a token (not the
+        one from ``besides``), or paid with a card of its own (charged)."""
+        m = self.m
+        token, paid = m.NewBoolVar(f"side_token_{f}"), m.NewBoolVar(f"side_paid_{f}")
+        self.need(f, "side", [token], besides)
+        self.r.charge_cards(paid)
+        return token + paid
 
     def count_moves(self) -> None:
         """Each swap moves at most one token: the travel, and one jump per teleported token,
@@ -230,7 +282,8 @@ class _Travel:
         for o in self.origins:
             dist = self.dist[o]
             places = [(a, pa, ya, ya.Not(), dist[a], self.apart(a))
-                      for (a, pa), ya in self.places["origin", o].items()]
+                      for (a, pa), ya in self.places["origin", o].items()
+                      if pa != "side"]  # (a side entry's token: only its way there counts)
             for i, (a, pa, ya, not_a, da, from_a) in enumerate(places):
                 for b, pb, yb, not_b, db, _ in places[i + 1:]:
                     if a == b or pa == pb == "end":  # (one place at the end)

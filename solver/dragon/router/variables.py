@@ -104,10 +104,16 @@ class RouterModel(Facts):
         return 1
 
     def charge_remaining(self, cards: Expr) -> None:
-        """The one way a refinement (``relax``, ``travel``) changes the objective: cards the
-        continuation must pay on top of its own fields (a linear expression), added to
-        ``remaining`` before the objective is set."""
+        """One of the two ways a refinement (``relax``, ``travel``) changes the objective:
+        cards the continuation must pay on top of its own fields (a linear expression), added
+        to ``remaining`` before the objective is set."""
         self.rem = self.rem + cards
+
+    def charge_cards(self, cards: Expr) -> None:
+        """The other: cards the turn pays outside the relaxed route's entries (for an entry
+        of a loop the relaxed route leaves out), added to the cards spent before the
+        objective is set."""
+        self.cards_used = self.cards_used + cards
 
     def origin(self, f: int) -> bool:
         """Does f's printed tile start a free token (the own terrain, or one Weite Reise may
