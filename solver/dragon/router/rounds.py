@@ -17,6 +17,9 @@ from solver.dragon.router.repair import repair
 
 PRIMAL_SWAPS = 3  # hands with this many swap cards start from the just-in-time search's route
 STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
+# shorter still on hands of PRIMAL_SWAPS or more swap cards, where the just-in-time search
+# proposes a route too and the travel count's relaxation is what proves it
+STRICT_WORK_PRIMAL = 0.2
 _STAGE_NAMES = {False: "relaxation bound", "strict": "strict proposal",
                 True: "relaxation naming the swapped tiles' sources (or their travel)"}
 
@@ -71,7 +74,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 say(f"round {k} of {most}: {_STAGE_NAMES[stage]}")
                 if stage == "strict":
                     strict, again = _stage_model(q, stage, k, built, solved)
-                    strict_result = _attempt(strict, workers, limit(STRICT_WORK),
+                    cap = STRICT_WORK if most < PRIMAL_SWAPS else STRICT_WORK_PRIMAL
+                    strict_result = _attempt(strict, workers, limit(cap),
                                              again=again)
                     proposal = None
                     if strict_result is not None and strict_result.remaining is not None:
