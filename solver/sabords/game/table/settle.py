@@ -54,6 +54,9 @@ SCALE = 1e8  # c: the weight step per unit of value in the fixed point w = P(w +
 # the values of a cycle's turns can differ by 1e-9 and answer its weights as weakly, which a
 # small c leaves to Newton as a near-singular system)
 SOLVED = SCALE * 1e-17  # the residual (weight units) at which Newton stops: values to 1e-17
+STEEPER = (1e10, 1e12)  # c tried in turn, from the weights reached, while Newton stalls short
+# of values to 1e-17 (a larger c makes the step a best response sooner: Newton then settles
+# which turns are played where a small c leaves it circling)
 NEWTON_STEPS = 30
 LOGIT_STEPS = 4  # Newton steps per temperature of the logit path
 TAU_FACTOR, TAU_END = 0.3, 1e-10  # the temperature falls by this factor down to this
@@ -152,6 +155,7 @@ class RestrictedGame:
         self.reduced = Reduced(values, dist, succ, order, rows)
         self.nxt = np.roll(values[succ[rows]], 1, axis=2)  # the values last played
         self.inverse: np.ndarray | None = None  # Reduced.next_values' at the mix last played
+        self.scale = SCALE  # c of the fixed point (module docstring)
         # each candidate's value to its mover by the mixing rows' values u: (candidates, u)
         self.lift = np.concatenate([c @ self.payoff(np.moveaxis(self.reduced.coef[a], 1, -1))
                                     for a, c in enumerate(candidates)])
@@ -209,7 +213,7 @@ class RestrictedGame:
                 e = np.exp((q - q.max()) / tau)
                 parts.append(w - e / e.sum())
             else:
-                parts.append(w - project_simplex(w + SCALE * q))
+                parts.append(w - project_simplex(w + self.scale * q))
         return np.concatenate(parts)
 
     def residual_jacobian(self, x: np.ndarray, tau: float = 0.0) -> np.ndarray:
@@ -227,13 +231,13 @@ class RestrictedGame:
                 p = e / e.sum()
                 outer[block, block] = (np.diag(p) - np.outer(p, p)) / tau
             else:
-                kept = project_simplex(w + SCALE * q) > 0
+                kept = project_simplex(w + self.scale * q) > 0
                 centre = np.diag(kept.astype(float)) - np.outer(kept, kept) / kept.sum()
                 outer[block, block] = centre
             at += len(w)
         if tau:
             return np.eye(len(x)) - outer @ dq
-        return np.eye(len(x)) - outer @ (np.eye(len(x)) + SCALE * dq)
+        return np.eye(len(x)) - outer @ (np.eye(len(x)) + self.scale * dq)
 
     def at(self, x: np.ndarray, tau: float = 0.0) -> np.ndarray:
         self.play(x)
@@ -262,8 +266,9 @@ class RestrictedGame:
         """Newton's method on the equilibrium's own condition from ``warm`` (the last
         round's weights); unless that reaches ``WARM_RESIDUAL``, from where the logit
         responses' fixed points lead as ``tau`` falls from uniform weights (module
-        docstring), keeping the lower residual. Returns the weights (played in the table,
-        the stage valued at them: :meth:`commit`) and the residual there."""
+        docstring), keeping the lower residual; then, if Newton stalls, with a steeper c
+        (:meth:`_steeper`). Returns the weights (played in the table, the stage valued at
+        them: :meth:`commit`) and the residual there (weight units of the first c)."""
         x, left = np.zeros(0), np.inf
         if warm is not None:
             x = self.newton(warm, 0.0, NEWTON_STEPS, SOLVED)
@@ -277,8 +282,25 @@ class RestrictedGame:
                                   (np.where(w < SNAP, 0.0, w) for w in self.split(x))])
         there = float(np.abs(self.at(snapped)).max())
         if there <= max(left, SOLVED):  # the path's last traces of a turn not played
-            x = snapped
-        return x, self.commit(x)
+            x, left = snapped, there
+        x = self._steeper(x, left)
+        return x, self.commit(x) * SCALE / self.scale
+
+    def _steeper(self, x: np.ndarray, left: float) -> np.ndarray:
+        """While the residual ``left`` at ``x`` is short of values to 1e-17: Newton again from
+        the best weights so far with each larger c of ``STEEPER`` in turn, kept when its
+        residual in value units (weight units over c) is lower; ``scale`` left at the c kept."""
+        best, kept, at = left / self.scale, self.scale, x
+        for c in STEEPER:
+            if best <= SOLVED / SCALE:
+                break
+            self.scale = c
+            y = self.newton(at, 0.0, NEWTON_STEPS, c * SOLVED / SCALE)
+            there = float(np.abs(self.at(y)).max()) / c
+            if there < best:
+                best, kept, at = there, c, y
+        self.scale = kept
+        return at
 
     def _path(self, x: np.ndarray) -> np.ndarray:
         """The logit path from ``x``, then Newton on the equilibrium's condition."""
