@@ -46,11 +46,11 @@ def test_the_oracle_switches_a_state_once_then_mixes_it() -> None:
     dist = Plays.of(e)  # state r plays outcome r
     rows = np.arange(3)
     cands: dict[int, list[np.ndarray]] = {0: [e[0], e[1]]}
-    switched: dict[int, list[np.ndarray]] = {}
+    switched: dict[int, np.ndarray] = {}
     assert adopt_responses(dist, cands, switched, rows, np.array([True, True, False]),
                     Plays.of(e[[2, 2, 0]]))
     assert [int(c.argmax()) for c in cands[0]] == [0, 1, 2]
-    assert dist[1].argmax() == 2 and [d.argmax() for d in switched[1]] == [1]
+    assert dist[1].argmax() == 2 and switched[1].argmax() == 1
     assert dist[0].argmax() == 0 and dist[2].argmax() == 2  # a mixing state's play: the mix's
     assert adopt_responses(dist, cands, switched, rows, np.array([False, True, False]),
                     Plays.of(e[[0, 0, 0]]))

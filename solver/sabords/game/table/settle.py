@@ -338,7 +338,7 @@ def _settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nd
             rounds: int, progress: bool, weights: np.ndarray | None) -> Settled:
     started = time.perf_counter()
     cands = {row: _distinct(ds) for row, ds in seen.items()}
-    switched: dict[int, list[np.ndarray]] = {}  # rows that changed their pure turn: the turns
+    switched: dict[int, np.ndarray] = {}  # rows that changed their pure turn: the one before
     kept: dict[int, np.ndarray] = {}  # the last round's weights
     for rnd in range(1, rounds + 1):
         mixing = sorted(cands)
@@ -361,7 +361,7 @@ def _settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nd
 
 
 def adopt_responses(dist: Plays, cands: dict[int, list[np.ndarray]],
-                    switched: dict[int, list[np.ndarray]], rows: np.ndarray,
+                    switched: dict[int, np.ndarray], rows: np.ndarray,
                     gains: np.ndarray, best_dist: Plays) -> bool:
     """The oracle's answer taken (``gains``: which states of ``rows`` gain): a mixing state
     gets its best turn as a new candidate; any other switches to it, as policy iteration
@@ -376,10 +376,10 @@ def adopt_responses(dist: Plays, cands: dict[int, list[np.ndarray]],
             changed |= len(more) > len(cands[row])
             cands[row] = more
         elif row in switched:
-            cands[row] = _distinct([dist[row].copy(), best, *switched.pop(row)])
+            cands[row] = _distinct([dist[row].copy(), best, switched.pop(row)])
             changed = True
         else:
-            switched[row] = [dist[row].copy()]
+            switched[row] = dist[row].copy()
             dist[row] = best
             changed = True
     return changed
