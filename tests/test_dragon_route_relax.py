@@ -164,6 +164,19 @@ def test_a_free_tile_serves_its_jokers_in_the_route_order():
 
 
 @pytest.mark.slow
+def test_a_free_tile_goes_around_a_pair_that_stays_and_a_brought_tile_takes_a_swap():
+    """Red (volcano) sails from its boat with three Zerstörende Kräfte, a water card, a
+    counterspell and Angst & Schrecken; the best route ends a field short of the treasure
+    with three cards, its swaps all made from the boat (bench three-swap hand #75). Relaxed,
+    the volcano tile of 1,3 served a joker on 3,1 in two swaps through 2,2, where blue and
+    yellow carry a treasure and stay unless sent away: around them it takes three. The
+    relaxed route then paid for a water tile brought onto 4,0 by a swap that moved no free
+    tile, and, counted, paid a side entry with a terrain card the hand does not hold. Each
+    counted, the bound on routes with a swap rises from 4 to 17, the optimum."""
+    assert _bounds_and_best(pinned("three-swap-4343-75"))[1:] == (17, ((1, 3), False))
+
+
+@pytest.mark.slow
 def test_a_free_tile_under_the_hunter_serves_its_first_step_only_after_a_side_entry():
     """Brown carries a treasure with green from 1,-1 (farmland, brown's own terrain) with two
     Zerstörende Kräfte, a Tosende Elemente and three terrain cards, and reaches green's boat

@@ -38,13 +38,28 @@ from which the route goes on). Then:
   came back to o on another tile (the token had left while it was away), or the hunter came
   back on it, or never left, and then the move straight after enters f while the token is
   on o, before f's last entry. Each such erased entry (a *side entry*) is paid with a card
-  the relaxed route does not spend, or made on another token: a place of that token, which
-  must have come there (its order with the token's other places is left out).
+  the relaxed route does not spend (a terrain card it leaves in hand: the card pays for the
+  tile there, whatever it is), or made on another token: a place of that token, which must
+  have come there (its order with the token's other places is left out).
+* A token passes only fields that can be swapped: a field whose dragon or hunter is not sent
+  away (a choice for the whole turn) holds them all turn, so the token goes around it. Where
+  every way from o to f shorter than the way around such fields passes one of them, none of
+  those is sent away, or the token took the way around.
+* A joker paying with a card for a tile that is not its field's printed one (a tile a swap
+  brought, of a terrain a card pays for: not free) at a field f whose printed tile is not
+  free: the last swap touching f before the entry brought that tile from a field g where
+  it was not free, so it moved a token only if f was free just before, and f's free tile
+  was then a token that had come there (a place of it, "pass": before the hunter enters f,
+  so before every later entry, the pair's way out and the end). Otherwise the swap moved no
+  token, and as it touched two fields, it is the last swap touching f for at most two such
+  jokers.
 
 Each swap moves at most one token, so the travel so counted, plus one per teleported token,
-is at most the number of swap cards played; a side entry paid adds a card to those spent.
-(A swap bringing a payable tile moves no token
-when it serves, and the continuation's tokens are left out: both only loosen the bound.)
+plus the swaps that moved none (half the jokers above whose tile came with no token, at
+least), is at most the number of swap cards played; a side entry paid adds a card to those
+spent. (The swaps bringing a payable tile onto a field whose printed tile may be free, or
+for the pair's way out, are left out of that count, and so are the continuation's tokens:
+both only loosen the bound.)
 """
 
 from __future__ import annotations
@@ -94,7 +109,9 @@ def token_travel(r: RouterModel) -> None:
             t.need(f, phase, [x])
     for f, pick in sorted(_continuation_tokens(r).items()):
         t.need(f, "end", [pick])
+    t.payable_tiles_brought({f: x for (f, kind), x in L.epaid.items() if kind == "swap-pay"})
     t.side_entries()
+    t.cards_for_side_entries()
     refills = {}  # own tile's origin on the continuation -> "another token is there at the end"
     for o in t.origins:
         if r.cont.ins[o] and r.tiles0[o] == r.own:
@@ -138,6 +155,10 @@ class _Travel:
         self.graph = nx.Graph()  # the fields a token can pass
         self.graph.add_nodes_from(self.ok)
         self.graph.add_edges_from((f, g) for f in self.ok for g in self.isl.adj[f] if g in self.ok)
+        # fields a token passes only once their dragon or hunter is sent away, each with the
+        # literal "it stays" (true unless sent away)
+        self.stays = {f: self._stays(f, cond) for f, cond in self.vacated.items()
+                      if f in self.ok and not isinstance(cond, int)}
         L = r.layers[0]
         self.moves = [((u, v), x) for (u, v), x in L.steps.items()]
         self.moves += [((u, v), x) for (u, _b, v), x in L.flights.items()]
@@ -148,11 +169,23 @@ class _Travel:
         self.origins = {o: 1 if r.tiles0[o] == own else long_journey[r.tiles0[o]]
                         for o in sorted(self.ok) if r.origin(o)}
         self._apart: dict[int, dict] = {}
+        self._around: dict[tuple, dict] = {}  # from o, around fields whose occupant may stay
         self.dist = {o: self.apart(o) for o in self.origins}
         self.travel = {o: self.m.NewIntVar(0, self.budget, f"travel_{o}")
                        for o in self.origins}
         self.places: dict[tuple, dict] = defaultdict(dict)  # token -> (field, phase) -> lit
         self._order: dict | None = None
+        self._before: dict[tuple[int, int], Var] = {}  # (a, b), a < b -> "a is entered first"
+        self._entered: dict[int, Var] = {}
+        self.idle: Var | int = 0  # swaps that moved no token (``payable_tiles_brought``)
+        self.side_paid: list[Var] = []  # side entries paid with a card
+
+    def _stays(self, f: int, cond: Choice | Expr) -> Var:
+        """The literal "whoever stands on f stays" (true where ``cond``, sending them away,
+        does not hold)."""
+        stays = self.m.NewBoolVar(f"stays_{f}")
+        self.m.Add(stays + cond >= 1)
+        return stays
 
     def apart(self, f: int) -> dict[int, int]:
         """Neighbour swaps from f to each field (through fields that can be swapped)."""
@@ -173,6 +206,7 @@ class _Travel:
                 if not isinstance(cond, int):
                     m.Add(y <= cond)
             m.Add(self.travel[o] >= d).OnlyEnforceIf(y)
+            self.around_the_occupied(o, f, d, y)
             self.places["origin", o][f, phase] = y
             options.append(y)
         for j in range(self.n_any):
@@ -181,6 +215,45 @@ class _Travel:
             options.append(z)
         for x in xs:
             m.Add(sum(options) >= x)
+
+    def around_the_occupied(self, o: int, f: int, d: int, y: Var) -> None:
+        """The token from o at f (y) passes only fields that can be swapped: where the
+        shortest ways pass fields whose dragon or hunter may be sent away, it goes around
+        those that stay (see the module text)."""
+        inner = set(self.stays) - {o, f}
+        if not inner:
+            return
+        key = (o, frozenset(inner))
+        if key not in self._around:
+            around = self.graph.subgraph(set(self.graph) - inner)
+            self._around[key] = nx.single_source_shortest_path_length(around, o)
+        far = self._around[key].get(f, self.budget + 1)
+        if far <= d:
+            return
+        # (a way through c is no shorter than d(o, c) + d(c, f))
+        kept = [y] + [self.stays[c] for c in sorted(inner)
+                      if self.dist[o].get(c, far) + self.apart(c).get(f, far) < far]
+        if far > self.budget:
+            self.m.AddBoolOr([lit.Not() for lit in kept])
+        else:
+            self.m.Add(self.travel[o] >= far).OnlyEnforceIf(kept)
+
+    def payable_tiles_brought(self, brought: dict) -> None:
+        """Jokers paying for a tile a swap brought (``brought``: field -> literal): a token
+        stood on f just before that swap ("pass", a place of it), or the swap moved none
+        (see the module text). Where f's printed tile may be free, its own token may have
+        stood there: nothing is counted."""
+        m, idle = self.m, []
+        for f, x in sorted(brought.items()):
+            if self.r.origin(f):
+                continue
+            passed = m.NewBoolVar(f"passed_{f}")
+            m.Add(passed <= x)
+            self.need(f, "pass", [passed])
+            idle.append(x - passed)
+        if idle:
+            self.idle = m.NewIntVar(0, self.budget, "idle_swaps")
+            m.Add(2 * self.idle >= sum(idle))
 
     def side_entries(self) -> None:
         """A side entry (see the module text) where the token from o serves a joker f and
@@ -218,7 +291,19 @@ class _Travel:
         token, paid = m.NewBoolVar(f"side_token_{f}"), m.NewBoolVar(f"side_paid_{f}")
         self.need(f, "side", [token], besides)
         self.r.charge_cards(paid)
+        self.side_paid.append(paid)
         return token + paid
+
+    def cards_for_side_entries(self) -> None:
+        """A side entry paid takes a terrain card that the relaxed route leaves in hand
+        (cards of kinds paying for some terrain, less those the relaxed route plays)."""
+        if not self.side_paid:
+            return
+        r = self.r
+        payers = {k for t, ks in r.can_pay.items() if t != r.own for k in ks}
+        spare = [n - sum(x for (k2, _key), x in r.use.items() if k2 == k)
+                 for k, (_card, n) in enumerate(r.kinds) if k in payers]
+        self.m.Add(sum(self.side_paid) <= sum(spare))
 
     def count_moves(self) -> None:
         """Each swap moves at most one token: the travel, and one jump per teleported token,
@@ -255,7 +340,7 @@ class _Travel:
             moves += [used, after]
         played = sum(x for (k, key), x in r.use.items()
                      if k in r.swap_kinds and key in ("credit", "waste"))
-        m.Add(sum(moves) <= played)
+        m.Add(sum(moves) + self.idle <= played)
 
     def one_place_at_the_end(self) -> None:
         """A token stands on one field at the end of the turn: on the field the turn ends
@@ -278,16 +363,16 @@ class _Travel:
         before its place at the end; two entries come in the route's order (positions along
         the relaxed route, which keeps the order of the real route's last entries)."""
         m = self.m
-        rank = {"in": 0, "out": 1, "end": 2}
+        rank = {"in": 0, "pass": 0, "out": 1, "end": 2}
         for o in self.origins:
             dist = self.dist[o]
             places = [(a, pa, ya, ya.Not(), dist[a], self.apart(a))
                       for (a, pa), ya in self.places["origin", o].items()
-                      if pa != "side"]  # (a side entry's token: only its way there counts)
+                      if pa in rank]  # (at a side entry: only its way there counts)
             for i, (a, pa, ya, not_a, da, from_a) in enumerate(places):
                 for b, pb, yb, not_b, db, _ in places[i + 1:]:
-                    if a == b or pa == pb == "end":  # (one place at the end)
-                        continue
+                    if a == b or pa == pb and pa in ("end", "pass"):
+                        continue  # (one place at the end; two places passed: left out)
                     dab = from_a.get(b)
                     if dab is None:
                         m.AddBoolOr([not_a, not_b])
@@ -295,27 +380,63 @@ class _Travel:
                     if pa == pb == "in" and da != db:
                         self._two_entries(o, (a, ya, da), (b, yb, db), dab)
                         continue
-                    first = min(da, db) if pa == pb else (da if rank[pa] < rank[pb] else db)
+                    if {pa, pb} == {"in", "pass"} and (da > db) == (pa == "pass"):
+                        # (a token passing a before the hunter enters a: then at b, if the
+                        # route enters b after a; in either order otherwise)
+                        passed, entry = ((a, ya, da), (b, yb, db)) if pa == "pass" else (
+                            (b, yb, db), (a, ya, da))
+                        self._two_entries(o, passed, entry, dab, dab + min(da, db))
+                        continue
+                    first = min(da, db) if rank[pa] == rank[pb] else (
+                        da if rank[pa] < rank[pb] else db)
                     need = dab + first
                     if need > self.budget:
                         m.AddBoolOr([not_a, not_b])
                     elif need > max(da, db):
                         m.Add(self.travel[o] >= need * (ya + yb - 1))
 
-    def _two_entries(self, o: int, a: tuple, b: tuple, dab: int) -> None:
+    def _two_entries(self, o: int, a: tuple, b: tuple, dab: int,
+                     b_first: int | None = None) -> None:
         """The token from o where the hunter enters a and b: d(o, a) + d(a, b) if a comes
-        first in the route, d(o, b) + d(a, b) if b does."""
-        m, order = self.m, self.positions()
+        first in the route, d(o, b) + d(a, b) if b does. Given ``b_first``, the token passed
+        a before the hunter entered it (``payable_tiles_brought``): d(o, a) + d(a, b) if the
+        route enters a first, ``b_first`` if it enters b first."""
+        m = self.m
         (fa, ya, da), (fb, yb, db) = a, b
         both = [ya, yb]
-        a_first = m.NewBoolVar(f"first_{o}_{fa}_{fb}")
-        m.Add(order[fa] + 1 <= order[fb]).OnlyEnforceIf(both + [a_first])
-        m.Add(order[fb] + 1 <= order[fa]).OnlyEnforceIf(both + [a_first.Not()])
-        for need, which in ((dab + da, a_first), (dab + db, a_first.Not())):
+        if b_first is None:
+            order = self.positions()
+            a_first = m.NewBoolVar(f"first_{o}_{fa}_{fb}")
+            m.Add(order[fa] + 1 <= order[fb]).OnlyEnforceIf(both + [a_first])
+            m.Add(order[fb] + 1 <= order[fa]).OnlyEnforceIf(both + [a_first.Not()])
+            b_first = dab + db
+        else:
+            a_first = self.before(fa, fb)
+        for need, which in ((dab + da, a_first), (b_first, a_first.Not())):
             if need > self.budget:
                 m.AddBoolOr([ya.Not(), yb.Not(), which.Not()])
             elif need > max(da, db):
                 m.Add(self.travel[o] >= need).OnlyEnforceIf(both + [which])
+
+    def before(self, a: int, b: int) -> Var:
+        """The literal "the route enters a before b" (one for each two fields, shared by the
+        tokens; it says something only where the route enters both)."""
+        key = (min(a, b), max(a, b))
+        if key not in self._before:
+            m, order = self.m, self.positions()
+            lit = self._before[key] = m.NewBoolVar(f"before_{key[0]}_{key[1]}")
+            both = [self.entered(f) for f in key]
+            m.Add(order[key[0]] + 1 <= order[key[1]]).OnlyEnforceIf(both + [lit])
+            m.Add(order[key[1]] + 1 <= order[key[0]]).OnlyEnforceIf(both + [lit.Not()])
+        lit = self._before[key]
+        return lit if a < b else lit.Not()
+
+    def entered(self, f: int) -> Var:
+        """The literal "the route enters f" (made once)."""
+        if f not in self._entered:
+            self._entered[f] = self.m.NewBoolVar(f"entered_{f}")
+            self.m.Add(self._entered[f] == sum(self.r.layers[0].ents[f]))
+        return self._entered[f]
 
     def no_token_follows_the_hunter(self, jokers: set[int]) -> None:
         """Two jokers entered one straight after the other hold different tokens."""
