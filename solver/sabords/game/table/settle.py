@@ -94,6 +94,9 @@ class Reduced:
     the stage a linear evaluation with a unique solution, linear in ``u``: ``V = B + sum
     u[b, j] H[b, j]``, ``B`` the values with ``u = 0`` (the earlier stages and results as
     they are), ``H[b, j]`` those of a unit at row ``b``, player ``j`` (everything else 0).
+    Only ``H[b, 0]`` is swept: every turn turns the list by one, so a unit at position ``j``
+    of row ``b`` reaches position ``i`` of another row only by ways of ``L`` turns with ``L =
+    i - j`` (mod N), and ``H[b, j]`` at position ``i`` is ``H[b, 0]`` at position ``i - j``.
     Only the rows the mixing rows' outcomes lead to are kept: per mixing row ``a``, ``const[a]``
     (outcomes, players) and ``coef[a]`` (outcomes, players, mixing rows * players), rotated
     so that position ``j`` reads column ``j``. A mix then gives ``u`` by one small linear
@@ -112,18 +115,20 @@ class Reduced:
             self.const = np.roll(values[nxt], 1, axis=2)
         finally:
             values[order] = stage
-        units = len(rows) * players
-        self.coef = np.zeros((*self.const.shape, units))
+        self.coef = np.zeros((*self.const.shape, len(rows) * players))
         start, size = int(order.min()), int(order.max()) + 1 - int(order.min())
         inside = (nxt >= start) & (nxt < start + size)
-        block = max(1, min(units, COLUMN_BYTES // (size * players * 8)))
-        for lo in range(0, units, block):  # the unit tables, a block at once
-            hi = min(lo + block, units)
+        block = max(1, min(len(rows), COLUMN_BYTES // (size * players * 8)))
+        for lo in range(0, len(rows), block):  # the unit tables of position 0, a block at once
+            hi = min(lo + block, len(rows))
             local = np.zeros((size, players, hi - lo))
             for k in range(lo, hi):
-                local[rows[k // players] - start, k % players, k - lo] = 1.0
+                local[rows[k] - start, 0, k - lo] = 1.0
             evaluate_columns(local, free, succ, dist, start)
-            self.coef[inside, :, lo:hi] = np.roll(local[nxt[inside] - start], 1, axis=1)
+            unit = local[nxt[inside] - start]
+            for j in range(players):  # position j's table: position 0's, turned by j
+                self.coef[inside, :, lo * players + j:hi * players:players] = np.roll(
+                    unit, j + 1, axis=1)
 
     def next_values(self, mix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(mixing, outcomes, players): each mixing row's outcomes' values to the players
