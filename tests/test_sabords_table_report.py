@@ -24,7 +24,8 @@ pytestmark = pytest.mark.slow
 def written(tmp_path_factory):
     root = tmp_path_factory.mktemp("table")
     headline = with_play(load_game(GameSpec(RULES, 500)))
-    summary = write_table_report(root, root, headline, TableSpec.of(RULES, 3, 500), games=2000)
+    summary = write_table_report(root, root, headline, TableSpec.of(RULES, 3, 500), games=2000,
+                                 at_target=TableSpec.of(RULES, 3, 700))
     (root / "section.md").write_text(table_section(summary), encoding="utf-8")
     return root, summary
 
@@ -180,3 +181,25 @@ def test_the_lowest_score_tradeoff(written) -> None:
     assert all(sum(r["seat_wins"]) == pytest.approx(1, abs=1e-12) for r in rows)
     assert "### The lowest score at three players" in (root / "section.md").read_text(
         encoding="utf-8")
+
+
+def test_the_table_at_the_target_is_measured_exactly(written) -> None:
+    """The larger table measured exactly (here three dice, target 700, floor 0; `make solve`:
+    the game's target): certified; no seat gains by playing the rule instead of the
+    equilibrium (a whole way of playing gains no more than single turns, which the regret
+    bounds); each cost and gain is its difference; the section shows them."""
+    root, summary = written
+    at = summary["three_players_at_target"]
+    assert at["target"] == 700 and at["converged"] and at["regret"] < 1e-12
+    assert sum(at["seat_wins"]) == pytest.approx(1, abs=1e-12)
+    versus = at["rule_against_exact"]["seats"]
+    for seat, wins in zip(versus, at["seat_wins"], strict=True):
+        assert seat["exact"] == pytest.approx(wins, abs=1e-12)
+        assert seat["cost"] == pytest.approx(seat["exact"] - seat["rule"], abs=1e-15)
+        assert seat["cost"] > -1e-9
+    assert max(s["cost"] for s in versus) > 1e-6  # the rule is not the equilibrium
+    for seat, points in zip(at["gain"]["seats"], at["points_play"], strict=True):
+        assert seat["points"] == pytest.approx(points, abs=1e-12)
+    text = (root / "section.md").read_text(encoding="utf-8")
+    assert "### Three players at 700, scores floored at zero (exact)" in text
+    assert f"{versus[0]['cost']:.6f} |" in text and "700 (floor 0)" in text

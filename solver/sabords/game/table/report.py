@@ -58,10 +58,14 @@ def small_spec(players: int = 3) -> TableSpec:
 
 
 def write_table_report(out: Path, proofs: Path, headline: GameTable,
-                       small: TableSpec | None = None, games: int = RULE_GAMES) -> dict:
+                       small: TableSpec | None = None, games: int = RULE_GAMES,
+                       at_target: TableSpec | None = None) -> dict:
     """Solve and write everything; ``headline``: the two-player table at the headline's
     target, with its play; ``small``: the three-player table solved exactly (default
-    :func:`small_spec`; the tests pass a smaller one); ``games`` per simulated line. Writes
+    :func:`small_spec`; the tests pass a smaller one); ``games`` per simulated line;
+    ``at_target``: a larger three-player table measured exactly too (the one at the game's
+    target, :func:`~solver.sabords.game.table.at_target.at_target_spec`, once its solve is
+    short enough for ``make solve``). Writes
     ``table.json``, ``table-slice.png`` and the proof; returns the summary (``table.json``'s
     content, which :func:`table_section` turns into the report's section)."""
     small = small_spec() if small is None else small
@@ -88,6 +92,13 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
         _log(f"{PLAY_ON} at {players} players, target {headline.spec.target}")
         disputes[str(players)] = play_on(headline.spec.rules, players, games,
                                          RULE_SEED + 10 + players)
+    exact_at_target = {}
+    if at_target is not None:
+        from solver.sabords.game.table.at_target import measure_at_target
+
+        _log(f"three players, target {at_target.game.target}, "
+             f"{', '.join(at_target.rules.variants)}: the rule against the exact table")
+        exact_at_target = {"three_players_at_target": measure_at_target(at_target)}
     summary = {
         "two_players": {"target": headline.spec.target, "exact": True,
                         "seat_wins": headline.headline()["seat_wins"],
@@ -102,6 +113,7 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
         "verifier_readings": {PLAY_ON: _play_on_entry(disputes["3"])},
         "rule": {"name": RULE, "title": RULE_TITLE, "against_exact": versus,
                  "at_table": tables},
+        **exact_at_target,
     }
     _slice_picture(solution, out / "table-slice.png")
     atomic_write_text(out / "table.json", dumps_json(summary))
@@ -197,6 +209,7 @@ def table_section(s: dict) -> str:
     ex = s["three_players_exact"]
     rule = s["rule"]
     two = s["two_players"]
+    at = s.get("three_players_at_target")
     lines = [
         "## The whole table: two to five players",
         "",
@@ -208,10 +221,13 @@ def table_section(s: dict) -> str:
         "**What is exact, and where.** Two players: exact at every target above. Three "
         f"players: exact only on a small table so far, {ex['dice']} dice, target {ex['target']}, "
         f"scores floored at zero ({ex['states']:,} states), and on the same table with "
-        "scores allowed below zero down to each lowest score of the trade-off below; the "
-        f"three-player table at {two['target']} is not solved yet. Four and five players, "
-        f"and three at {two['target']}: the rule `{rule['name']}` ({rule['title']}), measured "
-        "by seeded simulation, never an exact value.",
+        "scores allowed below zero down to each lowest score of the trade-off below"
+        + (f"; and at {at['target']} with scores floored at zero ({at['states']:,} states, "
+           "below)" if at else "")
+        + f". The default three-player table at {two['target']} (scores below zero) is not "
+        f"solved yet. Four and five players, and three at {two['target']}: the rule "
+        f"`{rule['name']}` ({rule['title']}), measured by seeded simulation, never an exact "
+        "value.",
         "",
         "### Each seat's P(win) from the opening",
         "",
@@ -220,6 +236,9 @@ def table_section(s: dict) -> str:
                   _seats(two["points_play"])],
                  [3, f"{ex['target']} (floor 0)", f"exact, regret {ex['regret']:.1e}",
                   _seats(ex["seat_wins"]), _seats(ex["points_play"])]]
+    if at:
+        seat_rows.append([3, f"{at['target']} (floor 0)", f"exact, regret {at['regret']:.1e}",
+                          _seats(at["seat_wins"]), _seats(at["points_play"])])
     seat_rows += [[players, two["target"],
                    f"rule `{rule['name']}`, {t['games']:,} simulated games",
                    _seats(t["everyone_rule"]["seat_wins"]), _seats(t["points_play"]["seat_wins"])]
@@ -237,6 +256,7 @@ def table_section(s: dict) -> str:
                        for c in ex["cycling"])),
     ]
     lines += _gain_lines(s)
+    lines += _at_target_lines(at, rule) if at else []
     lines += _spread_lines(s)
     lines += _departures_lines(s, ex["target"])
     lines += _lowest_lines(s, ex["target"])
@@ -306,6 +326,33 @@ def table_section(s: dict) -> str:
     return "\n".join(lines)
 
 
+def _at_target_lines(at: dict, rule: dict) -> list[str]:
+    """The three-player table at the game's target, scores floored at zero: its certificate,
+    the rule against it in every seat and it against points players."""
+    lines = [
+        "", f"### Three players at {at['target']}, scores floored at zero (exact)", "",
+        f"{at['states']:,} states ({at['dice']} dice, {', '.join(at['variants'])}): "
+        f"{at['steps']} policy-iteration steps at most in a stage, "
+        f"{at['cycling']} states cycling, {at['settle_rounds']} rounds of settling; largest "
+        f"regret {at['regret']:.2e}"
+        + (": " + _settled(at["mixed"]) if at["converged"] else ", not settled.")
+        + f" Two players at the same target and floor: the first player wins "
+          f"{at['two_player_same_game']:.4f}.",
+        "",
+        f"The rule `{rule['name']}` in one seat, the equilibrium in the others, exactly; and the "
+        "equilibrium's play in one seat against points players in the others.",
+        "",
+    ]
+    versus, gain = at["rule_against_exact"]["seats"], at["gain"]["seats"]
+    lines += markdown_lines(
+        ["seat", "equilibrium", "rule", "cost", "against points players", "points",
+         "gain"],
+        [[v["seat"], f"{v['exact']:.6f}", f"{v['rule']:.6f}", f"{v['cost']:.6f}",
+          f"{g['exact']:.6f}", f"{g['points']:.6f}", f"{g['gain']:+.6f}"]
+         for v, g in zip(versus, gain, strict=True)], "rrrrrrr")
+    return lines
+
+
 def _gain_lines(s: dict) -> list[str]:
     """The gain from reading the scoreboard, by the number of players."""
     ex, two, rule = s["three_players_exact"], s["two_players"], s["rule"]
@@ -320,6 +367,11 @@ def _gain_lines(s: dict) -> list[str]:
     if "gain" in ex:
         g = ex["gain"]
         rows.append([3, f"{ex['target']} (floor 0)", "the equilibrium's play", "exact",
+                     " / ".join(f"{x['gain']:+.4f}" for x in g["seats"]), f"{g['gain']:+.4f}"])
+    at = s.get("three_players_at_target")
+    if at:
+        g = at["gain"]
+        rows.append([3, f"{at['target']} (floor 0)", "the equilibrium's play", "exact",
                      " / ".join(f"{x['gain']:+.4f}" for x in g["seats"]), f"{g['gain']:+.4f}"])
     for players, t in sorted(rule["at_table"].items()):
         seats = t["rule_against_points"]
