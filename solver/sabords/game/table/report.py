@@ -223,11 +223,11 @@ def table_section(s: dict) -> str:
         f"scores floored at zero ({ex['states']:,} states), and on the same table with "
         "scores allowed below zero down to each lowest score of the trade-off below"
         + (f"; and at {at['target']} with scores floored at zero ({at['states']:,} states, "
-           "below)" if at else "")
-        + f". The default three-player table at {two['target']} (scores below zero) is not "
-        f"solved yet. Four and five players, and three at {two['target']}: the rule "
-        f"`{rule['name']}` ({rule['title']}), measured by seeded simulation, never an exact "
-        "value.",
+           f"below). The default three-player table at {two['target']} (scores below zero) "
+           "is not solved yet." if at else
+           f"; the three-player table at {two['target']} is not solved yet.")
+        + f" Four and five players, and three at {two['target']}: the rule `{rule['name']}` "
+        f"({rule['title']}), measured by seeded simulation, never an exact value.",
         "",
         "### Each seat's P(win) from the opening",
         "",
