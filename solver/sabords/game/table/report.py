@@ -45,6 +45,10 @@ from solver.text import markdown_lines
 SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # pure (make bench: its states)
 RULE_GAMES, RULE_SEED = 120_000, 2026  # standard error below 0.002 a seat and a gain
 LOWEST = (-100, -200, -300)  # the lowest scores of the trade-off, at the small target, no floor
+# the three-player table at the game's target measured exactly too, once its solve is short
+# enough for `make solve` (at 6000, floor 0: 2,682,960 states; the default reading, scores
+# below zero, has 24.3 million, beyond a solve on request); its settling does not converge yet
+AT_TARGET, AT_TARGET_VARIANTS = 6000, ("score-floor-zero",)
 SPREAD_ANSWER = ("equilibria", "opening", "anywhere", "regret", "ties")  # in the answers
 
 
@@ -57,15 +61,19 @@ def small_spec(players: int = 3) -> TableSpec:
     return TableSpec.of(load_rules(SMALL_VARIANTS), players, SMALL_TARGET)
 
 
+def at_target_spec() -> TableSpec:
+    """The three-player table to measure exactly at the game's target (:data:`AT_TARGET`)."""
+    return TableSpec.of(load_rules(AT_TARGET_VARIANTS), 3, AT_TARGET, 0)
+
+
 def write_table_report(out: Path, proofs: Path, headline: GameTable,
                        small: TableSpec | None = None, games: int = RULE_GAMES,
                        at_target: TableSpec | None = None) -> dict:
     """Solve and write everything; ``headline``: the two-player table at the headline's
     target, with its play; ``small``: the three-player table solved exactly (default
     :func:`small_spec`; the tests pass a smaller one); ``games`` per simulated line;
-    ``at_target``: a larger three-player table measured exactly too (the one at the game's
-    target, :func:`~solver.sabords.game.table.at_target.at_target_spec`, once its solve is
-    short enough for ``make solve``). Writes
+    ``at_target``: a larger three-player table measured exactly too (:func:`at_target_spec`,
+    once its solve is short enough for ``make solve``: :func:`measure_exactly`). Writes
     ``table.json``, ``table-slice.png`` and the proof; returns the summary (``table.json``'s
     content, which :func:`table_section` turns into the report's section)."""
     small = small_spec() if small is None else small
@@ -94,11 +102,9 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
                                          RULE_SEED + 10 + players)
     exact_at_target = {}
     if at_target is not None:
-        from solver.sabords.game.table.at_target import measure_at_target
-
         _log(f"three players, target {at_target.game.target}, "
              f"{', '.join(at_target.rules.variants)}: the rule against the exact table")
-        exact_at_target = {"three_players_at_target": measure_at_target(at_target)}
+        exact_at_target = {"three_players_at_target": measure_exactly(at_target)}
     summary = {
         "two_players": {"target": headline.spec.target, "exact": True,
                         "seat_wins": headline.headline()["seat_wins"],
@@ -121,6 +127,20 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
     atomic_write_text(proofs / "sabords" / PROOF.format(target=small.game.target),
                       proof_text(solution))
     return summary
+
+
+def measure_exactly(spec: TableSpec) -> dict:
+    """The exact table for ``spec`` (from the cache, else solved and cached): the summary the
+    small table gets (:func:`_exact_summary`, with its gain over points players), the rounds
+    of settling, and the rule against it in every seat."""
+    from solver.sabords.game.table.positions import load_table
+
+    solution = load_table(spec, progress=True)
+    solver = TableSolver(spec)
+    two = with_play(load_game(GameSpec(spec.rules, spec.game.target, spec.game.low)))
+    return {**_exact_summary(solution, two), "settle_rounds": solution.stats["settle_rounds"],
+            "gain": exact_against_points(solver, solution),
+            "rule_against_exact": against_exact(solver, solution, two)}
 
 
 def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
@@ -233,12 +253,9 @@ def table_section(s: dict) -> str:
         "",
     ]
     seat_rows = [[2, two["target"], "exact", _seats(two["seat_wins"]),
-                  _seats(two["points_play"])],
-                 [3, f"{ex['target']} (floor 0)", f"exact, regret {ex['regret']:.1e}",
-                  _seats(ex["seat_wins"]), _seats(ex["points_play"])]]
-    if at:
-        seat_rows.append([3, f"{at['target']} (floor 0)", f"exact, regret {at['regret']:.1e}",
-                          _seats(at["seat_wins"]), _seats(at["points_play"])])
+                  _seats(two["points_play"])]]
+    seat_rows += [[3, f"{t['target']} (floor 0)", f"exact, regret {t['regret']:.1e}",
+                   _seats(t["seat_wins"]), _seats(t["points_play"])] for t in (ex, at) if t]
     seat_rows += [[players, two["target"],
                    f"rule `{rule['name']}`, {t['games']:,} simulated games",
                    _seats(t["everyone_rule"]["seat_wins"]), _seats(t["points_play"]["seat_wins"])]
@@ -333,7 +350,7 @@ def _at_target_lines(at: dict, rule: dict) -> list[str]:
         "", f"### Three players at {at['target']}, scores floored at zero (exact)", "",
         f"{at['states']:,} states ({at['dice']} dice, {', '.join(at['variants'])}): "
         f"{at['steps']} policy-iteration steps at most in a stage, "
-        f"{at['cycling']} states cycling, {at['settle_rounds']} rounds of settling; largest "
+        f"{len(at['cycling'])} states cycling, {at['settle_rounds']} rounds of settling; largest "
         f"regret {at['regret']:.2e}"
         + (": " + _settled(at["mixed"]) if at["converged"] else ", not settled.")
         + f" Two players at the same target and floor: the first player wins "
@@ -364,15 +381,12 @@ def _gain_lines(s: dict) -> list[str]:
     ]
     rows: list[list[object]] = [[2, two["target"], "optimal", "exact", "-",
                                  f"{two['gain']:+.4f}"]]
-    if "gain" in ex:
-        g = ex["gain"]
-        rows.append([3, f"{ex['target']} (floor 0)", "the equilibrium's play", "exact",
-                     " / ".join(f"{x['gain']:+.4f}" for x in g["seats"]), f"{g['gain']:+.4f}"])
-    at = s.get("three_players_at_target")
-    if at:
-        g = at["gain"]
-        rows.append([3, f"{at['target']} (floor 0)", "the equilibrium's play", "exact",
-                     " / ".join(f"{x['gain']:+.4f}" for x in g["seats"]), f"{g['gain']:+.4f}"])
+    for t in (ex, s.get("three_players_at_target")):
+        if t and "gain" in t:
+            g = t["gain"]
+            rows.append([3, f"{t['target']} (floor 0)", "the equilibrium's play", "exact",
+                         " / ".join(f"{x['gain']:+.4f}" for x in g["seats"]),
+                         f"{g['gain']:+.4f}"])
     for players, t in sorted(rule["at_table"].items()):
         seats = t["rule_against_points"]
         error = float(np.sqrt(sum(x["gain_error"] ** 2 for x in seats))) / len(seats)
