@@ -238,3 +238,43 @@ def test_the_residual_jacobian_is_the_residuals_derivative(cycling) -> None:
             assert np.abs(diff - jac[:, i]).max() < 1e-5 * max(1.0, np.abs(jac).max())
         if tau:
             assert np.abs(jac - np.eye(len(x))).max() > 1e-5  # the values answer the weights
+
+
+@pytest.mark.slow
+def test_settling_keeps_the_round_with_the_lowest_regret(monkeypatch) -> None:
+    """A round whose regret is no lower than the lowest before ends settling, and the play of
+    the lowest round is the answer, with its values: here the oracle's answer after round 1
+    is spoiled (a state outside the mix made to play points play's turn), so round 2 is
+    worse; the answer is round 1's play, certified from scratch, the spoiled state's turn
+    restored."""
+    from solver.sabords.game.table import equilibrium
+    from solver.sabords.game.table import settle as settle_module
+
+    dice, target, low = CYCLING
+    solver = TableSolver(TableSpec.of(load_rules(("score-floor-zero",)).with_dice(dice), 3,
+                                      target, low))
+    points = points_play_outcomes(solver.layout.spec.rules)
+    real_settle, real_adopt = settle_module.settle, settle_module.adopt_responses
+    spoiled: dict[int, np.ndarray] = {}
+
+    def spoil(dist, cands, switched, rows, gains, best_dist) -> bool:
+        changed = real_adopt(dist, cands, switched, rows, gains, best_dist)
+        if not spoiled:
+            differ = np.abs(dist[rows] - points).max(axis=1) > 1e-6
+            row = next(int(r) for r in rows[differ] if int(r) not in cands)
+            spoiled[row] = dist[row].copy()
+            dist[row] = points
+        return changed
+
+    def strict(values, dist, succ, order, respond, rows, seen, tol, *args):
+        # round 1 reaches about 1e-16: below 1e-20 it goes on to round 2
+        return real_settle(values, dist, succ, order, respond, rows, seen, 1e-20, *args)
+
+    monkeypatch.setattr(settle_module, "adopt_responses", spoil)
+    monkeypatch.setattr(equilibrium, "settle", strict)
+    solution = solver.solve(max_steps=12)
+    assert solution.stats["settle_rounds"] == 2 and len(spoiled) == 1
+    (row, turn), = spoiled.items()
+    assert np.array_equal(solution.dist[row], turn)
+    assert solution.stats["regret"] <= 1e-14
+    assert regret(solution).max() <= 1e-12

@@ -326,11 +326,15 @@ def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nda
     """Mix the turns of the cycling states of one stage (``rows``; ``seen``: row -> the
     distributions it played in the cycle) until no mover gains more than ``tol``, or
     ``rounds`` oracle calls, or an oracle call finds no turn not played already (the next
-    round would solve the same restricted game); between rounds the states outside the mix
-    that gain switch their turns (:func:`adopt_responses`). ``values`` and ``dist`` (the whole
-    table's) are changed in place; ``order``: the stage's rows in sweep order; ``respond()``
-    gives every state of the stage its mover's best gain and best turn against ``values``,
-    for the mover's payoff ``weights``
+    round would solve the same restricted game), or a round's regret is no lower than the
+    lowest before (the rounds no longer close in: measured on the table at 6000 with scores
+    floored at zero, the regret went 2.0e-6, 9.8e-8, 1.0e-8, then 6.2e-8 and 3.1e-7, the
+    oracle switching 360 to 400 states outside the mix every round); the play of the round
+    with the lowest regret is the answer, its values restored. Between rounds the states
+    outside the mix that gain switch their turns (:func:`adopt_responses`). ``values`` and
+    ``dist`` (the whole table's) are changed in place; ``order``: the stage's rows in sweep
+    order; ``respond()`` gives every state of the stage its mover's best gain and best turn
+    against ``values``, for the mover's payoff ``weights``
     (:func:`~solver.sabords.game.table.payoff.mover_payoff`; the mover's own value when None),
     which the restricted game maximises too."""
     with threadpool_limits(1, user_api="blas"):  # small matrices: threads cost, not help
@@ -345,6 +349,7 @@ def _settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nd
     cands = {row: _distinct(ds) for row, ds in seen.items()}
     switched: dict[int, np.ndarray] = {}  # rows that changed their pure turn: the one before
     kept: dict[int, np.ndarray] = {}  # the last round's weights
+    best: tuple[Settled, np.ndarray, np.ndarray] | None = None  # the lowest regret's round
     for rnd in range(1, rounds + 1):
         mixing = sorted(cands)
         game = RestrictedGame(values, dist, succ, order, mixing,
@@ -358,11 +363,18 @@ def _settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nd
             print(f"  settling: round {rnd}, {len(mixing)} mixing states, {len(switched)} "
                   f"switched, Newton residual {gap:.1e}, regret {worst:.2e} "
                   f"({time.perf_counter() - started:.1f} s)", file=sys.stderr, flush=True)
+        if best is not None and worst >= best[0].regret:
+            break  # no lower than a round before: the rounds have stopped closing in
+        best = (Settled(mixing, game.split(x), worst, rnd, gap, gain),
+                values[order].copy(), dist.index[rows].copy())
         if worst <= tol or rnd == rounds or not adopt_responses(dist, cands, switched, rows,
                                                                  gain > tol, best_dist):
             break  # settled; or out of rounds (the play left as valued); or the oracle found
             # no turn not already played: the same restricted game again
-    return Settled(mixing, game.split(x), worst, rnd, gap, gain)
+    assert best is not None
+    settled, values[order], dist.index[rows] = best
+    settled.rounds = rnd
+    return settled
 
 
 def adopt_responses(dist: Plays, cands: dict[int, list[np.ndarray]],
