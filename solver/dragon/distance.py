@@ -90,22 +90,21 @@ def _distances(isl: Island, cost: list, goal: list[int], carrying: bool,
     for v in sources:
         dist[v] = d
     adj = isl.adj
-    barred = -1 if carrying else T  # the treasure field is never crossed
+    # (the treasure field is never crossed: a hunter without treasure starts there, at the
+    # least distance, so no way back lowers it)
     level = sources  # the nodes at distance d; grows while entries cost nothing
     while level:
-        farther = []  # the nodes at distance d + 1 found so far
-        i = 0
-        while i < len(level):
-            v = level[i]
-            i += 1
+        farther: list[int] = []  # the nodes at distance d + 1 found so far
+        for v in level:  # (the loop takes the nodes appended to ``level`` too)
             c = cost[v]
             if c is None or dist[v] < d:  # (closed, or reached closer since)
                 continue
             nd = d + c
+            reached = farther if c else level
             for u in adj[v]:
-                if nd < dist[u] and u != barred:
+                if nd < dist[u]:
                     dist[u] = nd
-                    (farther if c else level).append(u)
+                    reached.append(u)
         level = farther
         d += 1
     return dist
