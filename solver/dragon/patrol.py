@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from solver.dragon.distance import distances_to_goal, entry_costs
+from solver.dragon.distance import EntryCosts, entry_costs
 from solver.dragon.position import Position
 from solver.dragon.route import WORK_LIMIT
 from solver.dragon.rulebook import dragon_sites
@@ -71,6 +71,7 @@ class Patrol:
                  variants: dict | None = None) -> None:
         self.pos, self.isl = pos, pos.island
         self.var = resolve_variants(variants or {}, self.isl.model)
+        self._costs: dict[str, EntryCosts] = {}  # each hunter's, for ``cards``
         hunters = pos.hunters
         if player not in hunters:
             raise InputError(f"hunter {player} is not on the board in this position")
@@ -118,11 +119,13 @@ class Patrol:
     def cards(self, colour: str, dragons: set[int]) -> int:
         """Cards ``colour`` needs to its goal with these dragons (capped at CAP)."""
         h, partner, occupied = self._setting(colour)
-        own = self.isl.model.terrain_of(colour)
-        dist = distances_to_goal(
-            self.isl, self.pos.tiles, own, colour, partner, dragons, occupied,
-            self.isl.treasure in occupied, self.pos.treasure is not None,
-            self.var["empty-treasure-field-carriers"] == "open")
+        costs = self._costs.get(colour)
+        if costs is None:  # (the same for every placement: worked out once per hunter)
+            costs = self._costs[colour] = EntryCosts(
+                self.isl, self.isl.model.terrain_of(colour), colour, partner, occupied,
+                self.pos.treasure is not None,
+                self.var["empty-treasure-field-carriers"] == "open")
+        dist = costs.distances(self.pos.tiles, dragons, self.isl.treasure in occupied)
         return min(dist[h.at], CAP)
 
     def dragons_after(self, option: tuple) -> set[int]:

@@ -15,7 +15,7 @@ import heapq
 import itertools
 import time
 
-from solver.dragon.distance import distances_to_goal
+from solver.dragon.distance import EntryCosts
 from solver.dragon.move import Move
 from solver.dragon.route import INF, RouteQuery, RouteResult
 from solver.dragon.rulebook import CARRY, DONE, GUARD, SECOND, Turn, TurnState
@@ -27,6 +27,7 @@ class TurnSearch(Turn):
     def __init__(self, q: RouteQuery) -> None:
         super().__init__(q)
         self._dist_cache: dict = {}
+        self._costs: dict = {}  # (partner, other hunters) -> their ``EntryCosts``
 
     # -- what is left after the turn -----------------------------------------------------
     def remaining(self, st: TurnState) -> int:
@@ -49,11 +50,14 @@ class TurnSearch(Turn):
         key = (partner, st.tiles, st.dragons, st.others)
         dist = self._dist_cache.get(key)
         if dist is None:
-            occupied = {h[1] for h in st.others}
-            dist = distances_to_goal(
-                self.isl, st.tiles, self.own, self.me, partner, set(st.dragons), occupied,
-                self.treasure_field in occupied, self.treasure_left, self.carriers_cross_empty)
-            self._dist_cache[key] = dist
+            costs = self._costs.get((partner, st.others))
+            if costs is None:
+                occupied = {h[1] for h in st.others}
+                costs = self._costs[partner, st.others] = EntryCosts(
+                    self.isl, self.own, self.me, partner, occupied, self.treasure_left,
+                    self.carriers_cross_empty)
+            waiter = any(h[1] == self.treasure_field for h in st.others)
+            dist = self._dist_cache[key] = costs.distances(st.tiles, st.dragons, waiter)
         return dist
 
     by_cards = True  # states taken in order of cards spent (Dijkstra): the search is exact

@@ -23,6 +23,8 @@ from solver.errors import SolveError
 
 __all__ = ["CpRouter", "NotSolved"]
 
+TRAVEL_PRESOLVE_PASSES = 2  # CP-SAT's presolve passes on the travel count's model (default 3)
+
 
 class NotSolved(SolveError):
     """CP-SAT found no solution within the work limit."""
@@ -97,6 +99,10 @@ class CpRouter:
             # the travel count's proof is mostly that no relaxed route lies below the best real
             # route: branching on the LP's solution settles that with less work (make bench)
             solver.parameters.search_branching = cp_model.LP_SEARCH
+            # its model is large (tens of thousands of constraints): presolve's third pass
+            # costs as much CPU as the second and finds next to nothing, and its time is not
+            # CP-SAT's deterministic work, so the work budget does not see it (make bench)
+            solver.parameters.max_presolve_iterations = TRAVEL_PRESOLVE_PASSES
         if r.exact_swaps:
             # a round's model (``rounds.cp_route``) mostly proves that no route with its swaps
             # beats the best so far; the LP of swap layers is weak, so it costs more than it

@@ -72,6 +72,8 @@ import networkx as nx
 from solver.dragon.router.relax import continuation_entries, saved_twice, turn_ends
 
 if TYPE_CHECKING:
+    from ortools.sat.python.cp_model import BoundedLinearExpression
+
     from solver.dragon.router.facts import Facts
     from solver.dragon.router.variables import Choice, Expr, RouterModel, Var
 
@@ -141,6 +143,19 @@ def _continuation_tokens(r: RouterModel) -> dict[int, Var]:
     return picks
 
 
+class _AtLeast:
+    """The constraints "a token's travel is at least n", each made once."""
+
+    def __init__(self, travel: Var) -> None:
+        self.travel, self._made = travel, {}
+
+    def __call__(self, n: int) -> BoundedLinearExpression:
+        found = self._made.get(n)
+        if found is None:
+            found = self._made[n] = self.travel >= n
+        return found
+
+
 class _Travel:
     """The tokens of one relaxed model: for each token (("origin", o) until its first jump, or
     ("te", j) from Tosende Elemente j's jump until the next) the places it must be, each a
@@ -176,6 +191,7 @@ class _Travel:
         self.places: dict[tuple, dict] = defaultdict(dict)  # token -> (field, phase) -> lit
         self._order: dict | None = None
         self._before: dict[tuple[int, int], Var] = {}  # (a, b), a < b -> "a is entered first"
+        self._precedes: dict[tuple[int, int], BoundedLinearExpression] = {}
         self._entered: dict[int, Var] = {}
         self.idle: Var | int = 0  # swaps that moved no token (``payable_tiles_brought``)
         self.side_paid: list[Var] = []  # side entries paid with a card
@@ -361,11 +377,16 @@ class _Travel:
         least (never, when b is out of its reach). Its place where the hunter enters a field
         comes before its place on the pair's way out (the turn's last move), which comes
         before its place at the end; two entries come in the route's order (positions along
-        the relaxed route, which keeps the order of the real route's last entries)."""
-        m = self.m
+        the relaxed route, which keeps the order of the real route's last entries).
+
+        (Tens of thousands of pairs on a hand of three swap cards: the loop adds to the
+        model directly, with each expression made once.)"""
+        m, budget = self.m, self.budget
+        exclude = m.add_bool_or  # (the camel-case names add a wrapper's call to each)
         rank = {"in": 0, "pass": 0, "out": 1, "end": 2}
         for o in self.origins:
             dist = self.dist[o]
+            at_least = _AtLeast(self.travel[o])
             places = [(a, pa, ya, ya.Not(), dist[a], self.apart(a))
                       for (a, pa), ya in self.places["origin", o].items()
                       if pa in rank]  # (at a side entry: only its way there counts)
@@ -375,59 +396,74 @@ class _Travel:
                         continue  # (one place at the end; two places passed: left out)
                     dab = from_a.get(b)
                     if dab is None:
-                        m.AddBoolOr([not_a, not_b])
+                        exclude([not_a, not_b])
                         continue
                     if pa == pb == "in" and da != db:
-                        self._two_entries(o, (a, ya, da), (b, yb, db), dab)
+                        self._two_entries(o, at_least, (a, ya, not_a, da), (b, yb, not_b, db),
+                                          dab)
                         continue
-                    if {pa, pb} == {"in", "pass"} and (da > db) == (pa == "pass"):
+                    if (pa == "pass" and pb == "in" or pa == "in" and pb == "pass") and (
+                            da > db) == (pa == "pass"):
                         # (a token passing a before the hunter enters a: then at b, if the
                         # route enters b after a; in either order otherwise)
-                        passed, entry = ((a, ya, da), (b, yb, db)) if pa == "pass" else (
-                            (b, yb, db), (a, ya, da))
-                        self._two_entries(o, passed, entry, dab, dab + min(da, db))
+                        passed, entry = ((a, ya, not_a, da), (b, yb, not_b, db)) if (
+                            pa == "pass") else ((b, yb, not_b, db), (a, ya, not_a, da))
+                        self._two_entries(o, at_least, passed, entry, dab, dab + min(da, db))
                         continue
                     first = min(da, db) if rank[pa] == rank[pb] else (
                         da if rank[pa] < rank[pb] else db)
                     need = dab + first
-                    if need > self.budget:
-                        m.AddBoolOr([not_a, not_b])
+                    if need > budget:
+                        exclude([not_a, not_b])
                     elif need > max(da, db):
-                        m.Add(self.travel[o] >= need * (ya + yb - 1))
+                        m.add(at_least.travel >= need * (ya + yb - 1))
 
-    def _two_entries(self, o: int, a: tuple, b: tuple, dab: int,
+    def _two_entries(self, o: int, at_least: _AtLeast, a: tuple, b: tuple, dab: int,
                      b_first: int | None = None) -> None:
         """The token from o where the hunter enters a and b: d(o, a) + d(a, b) if a comes
         first in the route, d(o, b) + d(a, b) if b does. Given ``b_first``, the token passed
         a before the hunter entered it (``payable_tiles_brought``): d(o, a) + d(a, b) if the
-        route enters a first, ``b_first`` if it enters b first."""
+        route enters a first, ``b_first`` if it enters b first. ``a`` and ``b``: each field,
+        the token's literal there and its negation, d(o, field); ``at_least``: o's travel."""
         m = self.m
-        (fa, ya, da), (fb, yb, db) = a, b
-        both = [ya, yb]
+        (fa, ya, not_a, da), (fb, yb, not_b, db) = a, b
         if b_first is None:
-            order = self.positions()
-            a_first = m.NewBoolVar(f"first_{o}_{fa}_{fb}")
-            m.Add(order[fa] + 1 <= order[fb]).OnlyEnforceIf(both + [a_first])
-            m.Add(order[fb] + 1 <= order[fa]).OnlyEnforceIf(both + [a_first.Not()])
+            self.positions()  # (made before the literal: the model's order of variables)
+            a_first = m.new_bool_var(f"first_{o}_{fa}_{fb}")
+            b_first_lit = a_first.Not()
+            m.add(self.precedes(fa, fb)).only_enforce_if([ya, yb, a_first])
+            m.add(self.precedes(fb, fa)).only_enforce_if([ya, yb, b_first_lit])
             b_first = dab + db
         else:
             a_first = self.before(fa, fb)
-        for need, which in ((dab + da, a_first), (b_first, a_first.Not())):
+            b_first_lit = a_first.Not()
+        for need, which, not_which in ((dab + da, a_first, b_first_lit),
+                                       (b_first, b_first_lit, a_first)):
             if need > self.budget:
-                m.AddBoolOr([ya.Not(), yb.Not(), which.Not()])
+                m.add_bool_or([not_a, not_b, not_which])
             elif need > max(da, db):
-                m.Add(self.travel[o] >= need).OnlyEnforceIf(both + [which])
+                m.add(at_least(need)).only_enforce_if([ya, yb, which])
+
+    def precedes(self, a: int, b: int) -> BoundedLinearExpression:
+        """The constraint "the relaxed route's position at a is before b's" (made once)."""
+        key = (a, b)
+        found = self._precedes.get(key)
+        if found is None:
+            order = self.positions()
+            found = self._precedes[key] = order[a] + 1 <= order[b]
+        return found
 
     def before(self, a: int, b: int) -> Var:
         """The literal "the route enters a before b" (one for each two fields, shared by the
         tokens; it says something only where the route enters both)."""
         key = (min(a, b), max(a, b))
         if key not in self._before:
-            m, order = self.m, self.positions()
+            m = self.m
+            self.positions()  # (made before the literal: the model's order of variables)
             lit = self._before[key] = m.NewBoolVar(f"before_{key[0]}_{key[1]}")
             both = [self.entered(f) for f in key]
-            m.Add(order[key[0]] + 1 <= order[key[1]]).OnlyEnforceIf(both + [lit])
-            m.Add(order[key[1]] + 1 <= order[key[0]]).OnlyEnforceIf(both + [lit.Not()])
+            m.Add(self.precedes(*key)).OnlyEnforceIf(both + [lit])
+            m.Add(self.precedes(key[1], key[0])).OnlyEnforceIf(both + [lit.Not()])
         lit = self._before[key]
         return lit if a < b else lit.Not()
 
