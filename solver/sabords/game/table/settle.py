@@ -328,8 +328,8 @@ def settle(values: np.ndarray, dist: np.ndarray, succ: np.ndarray, order: np.nda
     ``rounds`` oracle calls, or an oracle call finds no turn not played already (the next
     round would solve the same restricted game), or a round's regret is no lower than the
     lowest before (the rounds no longer close in: measured on the table at 6000 with scores
-    floored at zero, the regret went 2.0e-6, 9.8e-8, 1.0e-8, then 6.2e-8 and 3.1e-7, the
-    oracle switching 360 to 400 states outside the mix every round); the play of the round
+    floored at zero, the regret went 3.9e-7, 9.8e-8, 6.2e-8, then 2.0e-7, the oracle
+    switching about 360 states outside the mix every round); the play of the round
     with the lowest regret is the answer, its values restored. Between rounds the states
     outside the mix that gain switch their turns (:func:`adopt_responses`). ``values`` and
     ``dist`` (the whole table's) are changed in place; ``order``: the stage's rows in sweep
