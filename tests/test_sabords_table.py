@@ -154,7 +154,7 @@ def test_stages_reproduce_the_whole_table_iteration(players, variants, low) -> N
     for solution in (staged, whole):
         assert solution.stats["regret"] < 1e-12 and solution.stats["converged"]
         assert np.max(np.abs(regret(solution))) < 1e-12
-    points = seat_values(solver.layout, solver.succ, solver.order,
+    points = seat_values(solver.layout, solver.stage_successors,
                          [points_play_outcomes(rules)] * players)
     for solution in (staged, whole):
         assert solution.stats["points_play"] == pytest.approx(points.tolist(), abs=1e-12)
@@ -243,3 +243,20 @@ def test_a_card_reads_only_its_outcomes() -> None:
                                        lanes.storage(2), 1e-14, 2)
             same = solved.values[0] == solved.values[1] and np.array_equal(*solved.dist)
             assert same == (rows is pay), (column, other)
+
+
+def test_a_solver_solves_again_after_its_whole_table_successors_were_read() -> None:
+    """Reading ``succ`` (the whole table's successors) used to hand every stage the whole
+    table's rows, so that a second solve failed its check that a stage reads only what was
+    solved before it; each stage now gets its own rows of ``succ``, and the same table."""
+    spec = TableSpec.of(load_rules(("score-floor-zero",)).with_dice(3), 3, 400, 0)
+    fresh = TableSolver(spec).solve()
+    solver = TableSolver(spec)
+    first = solver.solve()
+    assert solver.succ.shape[0] == solver.layout.states
+    for stage in solver.layout.stages():
+        rows = solver.stage_successors(stage)
+        assert rows.first == stage.start and len(rows.rows) == stage.stop - stage.start
+    again = solver.solve()
+    assert np.array_equal(again.values, first.values)
+    assert np.array_equal(again.values, fresh.values)

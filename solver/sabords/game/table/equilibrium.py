@@ -128,8 +128,8 @@ class TableSolver:
 
     def stage_successors(self, stage: Stage) -> Successors:
         """The successor rows of a stage's states (the last stage's kept)."""
-        if "succ" in self.__dict__:
-            return Successors(self.succ, 0)
+        if "succ" in self.__dict__:  # the whole table's, computed already: the stage's view
+            return Successors(self.succ[stage.start:stage.stop], stage.start)
         span = (stage.start, stage.stop)
         if self._stage_succ is None or self._stage_succ[0] != span:
             self._stage_succ = None  # freed before the next is built
