@@ -33,7 +33,7 @@ def two():
 
 def test_exact_seats_of_the_equilibrium_are_the_table(three) -> None:
     solver, solution = three
-    seats = seat_values(solver.layout, solver.succ, solver.order, [solution.dist] * 3)
+    seats = seat_values(solver.layout, solver.stage_successors, [solution.dist] * 3)
     assert seats == pytest.approx(solution.seat_values(), abs=1e-13)
 
 
@@ -43,7 +43,7 @@ def test_simulation_agrees_with_exact_seat_values(three) -> None:
     layout = solver.layout
     points = points_play_outcomes(RULES)
     plays = [solution.dist, points, points]
-    exact = seat_values(layout, solver.succ, solver.order, plays)
+    exact = seat_values(layout, solver.stage_successors, plays)
     sim = simulate(layout.deck, 3, layout.top, layout.low, layout.ends,
                    [table_play(layout, solution.dist), fixed_play(points), fixed_play(points)],
                    40_000, seed=7)
@@ -59,7 +59,7 @@ def test_two_players_the_rule_is_the_table(two) -> None:
     own distributions, so it is worth exactly the table's value against itself."""
     solver = TableSolver(TableSpec.of(RULES, 2, T))
     mine = rule_dist(solver.layout, leader_play(two, 2))
-    seats = seat_values(solver.layout, solver.succ, solver.order, [mine, mine])
+    seats = seat_values(solver.layout, solver.stage_successors, [mine, mine])
     assert seats[0] == pytest.approx(two.first_player_wins, abs=1e-12)
 
 

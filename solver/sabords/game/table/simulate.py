@@ -14,12 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.sabords.game.table.compact import BLOCK, Plays, Pool
 from solver.sabords.game.table.states import ENDED, NORMAL, EndRules, Layout, turn_ends
 from solver.sabords.turn.lanes import DeckTurns
+
+if TYPE_CHECKING:
+    from solver.sabords.game.table.linear import Successors
+    from solver.sabords.game.table.states import Stage
 
 Play = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (kinds, scores) -> distributions
 MAX_TURNS = 100_000
@@ -118,17 +123,21 @@ def simulate(deck: DeckTurns, players: int, top: int, low: int, ends: EndRules,
                      np.concatenate(disputed) if disputed else np.zeros((0, players), int))
 
 
-def seat_values(layout: Layout, succ: np.ndarray, order: np.ndarray,
+def seat_values(layout: Layout, stage_successors: Callable[[Stage], Successors],
                 seats: Sequence[np.ndarray | Plays]) -> np.ndarray:
     """Each seat's exact value from the opening when seat ``i`` plays the outcome
     distributions ``seats[i]`` (one row per state of ``layout``, one row for all, or
     :class:`~solver.sabords.game.table.compact.Plays`): the table's linear sweeps over states
-    paired with the seat to move. Each seat's play is kept as its distinct rows and an index
-    per state, and the successors as 32-bit rows, so a table of millions of states fits."""
-    from solver.sabords.game.table.linear import evaluate  # numba: only when a table is valued
+    paired with the seat to move (row ``r * N + seat``), stage by stage as the solve takes
+    them (:meth:`Layout.stages`; ``stage_successors`` gives a stage's successor rows,
+    :meth:`~solver.sabords.game.table.equilibrium.TableSolver.stage_successors`). A state's
+    seats are swept together, in the layout's order: a turn's successor, mostly of a higher
+    total score, is then already swept whoever moves there. Each seat's play is kept as its
+    distinct rows and an index per state, and one stage's successors at a time, so a table
+    of millions of states fits."""
+    from solver.sabords.game.table.linear import Successors, evaluate  # numba: when valued
 
     n, states = layout.players, layout.states
-    count = succ.shape[1]
     plays = [seat if isinstance(seat, Plays) else Plays.of(seat, states) for seat in seats]
     pools: dict[int, int] = {}  # a pool shared by seats is kept once: its first row
     rows: list[np.ndarray] = []
@@ -136,18 +145,23 @@ def seat_values(layout: Layout, succ: np.ndarray, order: np.ndarray,
         if id(play.pool) not in pools:
             pools[id(play.pool)] = sum(len(r) for r in rows)
             rows.append(play.distinct())
-    ext_succ = np.empty((n * states, count), dtype=np.int32)
-    ext_index = np.empty(n * states, dtype=np.int32)
+    ext_index = np.empty((states, n), dtype=np.int32)
     for seat, play in enumerate(plays):
-        block = slice(seat * states, (seat + 1) * states)
-        nxt_seat = (seat + 1) % n
-        for lo in range(0, states, BLOCK):  # the temporaries a block at a time
-            part = succ[lo:lo + BLOCK]
-            ext_succ[seat * states + lo:seat * states + lo + len(part)] = np.where(
-                part < states, nxt_seat * states + part, (n - 1) * states + part)
-        ext_index[block] = play.index + pools[id(play.pool)]
+        ext_index[:, seat] = play.index + pools[id(play.pool)]
+    dist = Plays(ext_index.ravel(), Pool.of(np.concatenate(rows)))
     values = np.zeros((n * states + (layout.rows - states), n))
     values[n * states:] = layout.results
-    ext_order = np.concatenate([seat * states + order for seat in range(n)])
-    evaluate(values, ext_order, ext_succ, Plays(ext_index, Pool.of(np.concatenate(rows))))
-    return values[layout.index(NORMAL, [0] * n)]  # seat 1 to move: positions are seats
+    nxt_seat = (np.arange(n) + 1) % n
+    for stage in layout.stages():
+        succ = stage_successors(stage)
+        ext = np.empty((stage.stop - stage.start, n, succ.rows.shape[1]), dtype=np.int32)
+        for lo in range(0, len(ext), BLOCK):  # the temporaries a block at a time
+            part = succ.rows[lo:lo + BLOCK][:, None, :]
+            ext[lo:lo + len(part)] = np.where(part < states,
+                                              part * n + nxt_seat[None, :, None],
+                                              (n - 1) * states + part)
+        order = layout.order[(layout.order >= stage.start) & (layout.order < stage.stop)]
+        ext_order = (order[:, None] * n + np.arange(n)[None, :]).ravel()
+        evaluate(values, ext_order, Successors(ext.reshape(-1, ext.shape[2]),
+                                               stage.start * n), dist)
+    return values[layout.index(NORMAL, [0] * n) * n]  # seat 1 to move: positions are seats
