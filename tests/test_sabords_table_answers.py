@@ -108,6 +108,36 @@ def test_hold_with_scores_prints_for_people(capsys) -> None:
     assert "scores 200,400,300" in out and "not exact" not in out
 
 
+def test_an_unsettled_table_says_so_in_every_answer(capsys) -> None:
+    """A table whose settling did not converge (as at 6000, floor 0) answers with its best
+    round's play: its headline, positions and holds say "not settled", never "exact"."""
+    from dataclasses import replace
+
+    from solver.sabords.answer_text import game_hold_text, game_text
+
+    solved = reduced(TableSpec.of(_rules(), 3, 500))
+    unsettled = replace(solved, stats={**solved.stats, "converged": False, "regret": 6.2e-8})
+    head = game_answer(no_two_player_table, players=3, whole=lambda s: unsettled, **ARGS)
+    where = game_answer(no_two_player_table, scores="200,400,300", whole=lambda s: unsettled,
+                        **ARGS)
+    spec = GameSpec(_rules().with_dice(3), 500)
+    advice = _table_hold(lambda ts: unsettled, no_two_player_table, spec, (200, 400, 300),
+                         None, False, "none", "CCX")
+    assert head["solve"]["converged"] is False
+    assert where["settled"] is False and advice["settled"] is False
+    assert where["regret"] == advice["regret"] == 6.2e-8
+    game_text(head, None)
+    game_text(where, None)
+    game_hold_text(advice, False)
+    out = capsys.readouterr().out
+    assert out.count("not settled: the best settling round's play, largest regret 6.2e-08") == 3
+    assert "exact: largest regret" not in out
+    settled = game_answer(no_two_player_table, scores="200,400,300", whole=reduced, **ARGS)
+    assert settled["settled"] is True
+    game_text(settled, None)
+    assert "not settled" not in capsys.readouterr().out
+
+
 def two_player(spec: GameSpec):
     """The two-player table the four- and five-player rule reads (eight dice: target 500 is
     25 score pairs), solved once for the module."""

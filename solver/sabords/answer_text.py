@@ -23,6 +23,8 @@ def game_text(result: dict, card: str | None) -> None:
                    + "  ".join(f"{w:.6f}" for w in result["wins"]))
         if not result["exact"]:
             click.echo(rule_note(result))
+        elif not result.get("settled", True):
+            click.echo(unsettled_note(result["regret"]))
         return
     me, opponent, phase = result["me"], result["opponent"], result["phase"]
     when = f"with {card} drawn" if card else "before the card"
@@ -48,11 +50,19 @@ def headline_text(head: dict) -> None:
             enumerate(zip(head["seat_wins"], head["points_play"]["seat_wins"], strict=True))]
     first = "optimal play" if head["exact"] else f"rule {head['rule']}"
     click.echo(table(["seat", first, "points play"], rows, "lrr"), nl=False)
-    if head["exact"]:
+    if head["exact"] and head["solve"]["converged"]:
         click.echo(f"exact: largest regret {head['regret']:.1e} over "
                    f"{head['solve']['states']:,} states")
+    elif head["exact"]:
+        click.echo(unsettled_note(head["regret"]) + f" ({head['solve']['states']:,} states)")
     else:
         click.echo(rule_note(head))
+
+
+def unsettled_note(regret: float) -> str:
+    """What an answer of a table whose settling did not converge is: its best round's play."""
+    return (f"not settled: the best settling round's play, largest regret {regret:.1e} (no "
+            "player gains more than that by playing one turn otherwise)")
 
 
 def rule_note(answer: dict) -> str:
@@ -75,6 +85,8 @@ def game_hold_text(advice: dict, show_all: bool) -> None:
         where = f"scores {','.join(map(str, advice['scores']))}"
     else:
         where = f"me {advice['me']} against {advice['opponent']}"
+    if not advice.get("settled", True):
+        click.echo(unsettled_note(advice["regret"]))
     if not advice.get("exact", True):
         click.echo(f"not exact: the rule '{advice['rule']}' ({advice['rule_title']}) at "
                    f"{advice['rule_position']['me']} against {advice['rule_position']['leader']}"

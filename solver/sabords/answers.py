@@ -204,7 +204,12 @@ def _table_hold(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ..
     (three players), or as the rule plays it (four and five, or three past the exact tables:
     the two-player table at my score against the leader's, labelled)."""
     from solver.sabords.game.advice import game_hold, hold_by_payoffs
-    from solver.sabords.game.table.positions import mover_payoffs, phase_of, rule_hold_position
+    from solver.sabords.game.table.positions import (
+        mover_payoffs,
+        phase_of,
+        rule_hold_position,
+        settling,
+    )
     from solver.sabords.game.table.rule import RULE, RULE_TITLE
     from solver.sabords.game.table.states import Layout
     from solver.sabords.objective import Objective
@@ -225,7 +230,8 @@ def _table_hold(whole, table: TableSource, spec: GameSpec, scores: tuple[int, ..
     return hold_by_payoffs(
         spec.rules, card, dice,
         lambda own, loss, win: mover_payoffs(solution, phase, units, own, loss, win),
-        {"players": len(scores), "scores": list(scores), "phase": phase, "exact": True},
+        {"players": len(scores), "scores": list(scores), "phase": phase, "exact": True,
+         **settling(solution)},
         **flags)
 
 

@@ -287,6 +287,11 @@ function drawAdvice(shown) {
 /** Whether the P(win) is exact or the advice rule's, with a link to the rule's measured
  * cost (reports/sabords/game.md). */
 function exactness(answer) {
+  if (answer.exact && answer.settled === false) {
+    return el("p", { id: "exactness", class: "hint", "data-exact": "true",
+                     "data-settled": "false" },
+    t("sabords.unsettled", { regret: answer.regret.toExponential(1) }));
+  }
   if (answer.exact) {
     return el("p", { id: "exactness", class: "hint", "data-exact": "true" }, t("sabords.exact"));
   }

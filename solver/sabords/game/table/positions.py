@@ -187,6 +187,13 @@ def play_path(spec):
     return entry_path(*_play_entry(spec))
 
 
+def settling(solution: TableSolution) -> dict:
+    """Whether the table's equilibrium is settled (its regret within the solve's tolerance),
+    and its largest regret: an unsettled table's answers are its best settling round's
+    (:mod:`~solver.sabords.game.table.settle`), and say so."""
+    return {"settled": bool(solution.stats["converged"]), "regret": solution.stats["regret"]}
+
+
 def headline(solution: TableSolution) -> dict:
     """``treasure sabords game --players N --json`` for an exactly solved table."""
     spec, stats = solution.spec, solution.stats
@@ -220,7 +227,8 @@ def position(solution: TableSolution, phase: str, units: Sequence[int],
     layout = solution.layout
     scores = [int(u) * UNIT for u in units]
     head = {"players": layout.players, "scores": scores, "phase": phase,
-            "target": solution.spec.game.target, "card": card, "exact": True}
+            "target": solution.spec.game.target, "card": card, "exact": True,
+            **settling(solution)}
     if card is None:
         wins = solution.values[layout.index(phase, units)]
     else:
