@@ -241,12 +241,17 @@ def write_reports(run: SolveRun) -> None:
     atomic_write_text(out / "strategy.csv", strategy_csv(rules))
     _plots(rows, rules, out)
     from solver.sabords.game.report import write_game_reports
-    from solver.sabords.game.table.report import table_section, write_table_report
+    from solver.sabords.game.table.report import (
+        at_target_spec,
+        table_section,
+        write_table_report,
+    )
 
     table: dict = {}
 
     def whole_table(headline) -> str:
-        table.update(write_table_report(out, run.proofs_dir, headline))
+        table.update(write_table_report(out, run.proofs_dir, headline,
+                                        at_target=at_target_spec()))
         return table_section(table)
 
     _, game_summary = write_game_reports(out, run.proofs_dir, whole_table=whole_table)

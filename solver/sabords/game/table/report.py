@@ -72,8 +72,8 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
     """Solve and write everything; ``headline``: the two-player table at the headline's
     target, with its play; ``small``: the three-player table solved exactly (default
     :func:`small_spec`; the tests pass a smaller one); ``games`` per simulated line;
-    ``at_target``: a larger three-player table measured exactly too (:func:`at_target_spec`,
-    once its solve is short enough for ``make solve``: :func:`measure_exactly`). Writes
+    ``at_target``: a larger three-player table measured exactly too (:func:`at_target_spec`:
+    ``make solve`` passes it, about an hour; :func:`measure_exactly`). Writes
     ``table.json``, ``table-slice.png`` and the proof; returns the summary (``table.json``'s
     content, which :func:`table_section` turns into the report's section)."""
     small = small_spec() if small is None else small
@@ -352,7 +352,11 @@ def _at_target_lines(at: dict, rule: dict) -> list[str]:
         f"{at['steps']} policy-iteration steps at most in a stage, "
         f"{len(at['cycling'])} states cycling, {at['settle_rounds']} rounds of settling; largest "
         f"regret {at['regret']:.2e}"
-        + (": " + _settled(at["mixed"]) if at["converged"] else ", not settled.")
+        + (": " + _settled(at["mixed"]) if at["converged"] else
+           f", not settled: the play is the settling round's with the lowest regret, in which "
+           f"{len(at['mixed'])} states mix two or more turns (their scores and weights are in "
+           "table.json) and every other state plays pure; each mover gains at most that "
+           "regret by changing one turn.")
         + f" Two players at the same target and floor: the first player wins "
           f"{at['two_player_same_game']:.4f}.",
         "",
