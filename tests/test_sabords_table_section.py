@@ -45,3 +45,29 @@ def test_the_spread_table_carries_the_ties_when_counted() -> None:
     several = [n for n, sp in enumerate(spreads) if sp["equilibria"] > 1]
     for n in several:
         assert "its ties that matter (" + ", ".join([f"{1000 + n:,}"] * 6) in text
+
+
+def test_the_table_at_the_target_is_labelled_by_its_settling() -> None:
+    """The shipped table at 6000 (floor 0) did not settle: the section calls it "not
+    settled" wherever its figures appear (the intro, both tables, its heading), never
+    exact; settled, the same summary renders "exact" there. The shipped game.md is this
+    rendering."""
+    summary = json.loads((REPORTS_DIR / "sabords" / "table.json").read_text(encoding="utf-8"))
+    at = summary["three_players_at_target"]
+    game = (REPORTS_DIR / "sabords" / "game.md").read_text(encoding="utf-8")
+    assert game.endswith(table_section(summary))
+    assert at["target"] == 6000 and at["converged"] is False and at["regret"] > 1e-12
+    text = table_section(summary)
+    head = f"### Three players at {at['target']}, scores floored at zero"
+    assert f"{head} (not settled)" in text and f"{head} (exact)" not in text
+    assert f"solved but not settled: its play is an equilibrium to a regret of " \
+           f"{at['regret']:.1e}" in text
+    rows = table_rows(text)
+    assert ("3", "6000 (floor 0)", f"not settled, regret {at['regret']:.1e}",
+            " / ".join(f"{w:.4f}" for w in at["seat_wins"]),
+            " / ".join(f"{w:.4f}" for w in at["points_play"])) in rows
+    assert any(row[:4] == ("3", "6000 (floor 0)", "the equilibrium's play", "not settled")
+               for row in rows)
+    at["converged"] = True
+    settled = table_section(summary)
+    assert f"{head} (exact)" in settled and "not settled" not in settled.split(head)[0]

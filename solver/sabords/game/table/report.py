@@ -243,7 +243,10 @@ def table_section(s: dict) -> str:
         f"scores floored at zero ({ex['states']:,} states), and on the same table with "
         "scores allowed below zero down to each lowest score of the trade-off below"
         + (f"; and at {at['target']} with scores floored at zero ({at['states']:,} states, "
-           f"below). The default three-player table at {two['target']} (scores below zero) "
+           + ("below" if at["converged"] else
+              f"solved but not settled: its play is an equilibrium to a regret of "
+              f"{at['regret']:.1e}, below")
+           + f"). The default three-player table at {two['target']} (scores below zero) "
            "is not solved yet." if at else
            f"; the three-player table at {two['target']} is not solved yet.")
         + f" Four and five players, and three at {two['target']}: the rule `{rule['name']}` "
@@ -254,7 +257,7 @@ def table_section(s: dict) -> str:
     ]
     seat_rows = [[2, two["target"], "exact", _seats(two["seat_wins"]),
                   _seats(two["points_play"])]]
-    seat_rows += [[3, f"{t['target']} (floor 0)", f"exact, regret {t['regret']:.1e}",
+    seat_rows += [[3, f"{t['target']} (floor 0)", f"{_how(t)}, regret {t['regret']:.1e}",
                    _seats(t["seat_wins"]), _seats(t["points_play"])] for t in (ex, at) if t]
     seat_rows += [[players, two["target"],
                    f"rule `{rule['name']}`, {t['games']:,} simulated games",
@@ -347,7 +350,7 @@ def _at_target_lines(at: dict, rule: dict) -> list[str]:
     """The three-player table at the game's target, scores floored at zero: its certificate,
     the rule against it in every seat and it against points players."""
     lines = [
-        "", f"### Three players at {at['target']}, scores floored at zero (exact)", "",
+        "", f"### Three players at {at['target']}, scores floored at zero ({_how(at)})", "",
         f"{at['states']:,} states ({at['dice']} dice, {', '.join(at['variants'])}): "
         f"{at['steps']} policy-iteration steps at most in a stage, "
         f"{len(at['cycling'])} states cycling, {at['settle_rounds']} rounds of settling; largest "
@@ -374,6 +377,12 @@ def _at_target_lines(at: dict, rule: dict) -> list[str]:
     return lines
 
 
+def _how(table: dict) -> str:
+    """How a three-player table's figures were found: exact when its settling converged;
+    else its best settling round's play (:mod:`.settle`), named as not settled."""
+    return "exact" if table["converged"] else "not settled"
+
+
 def _gain_lines(s: dict) -> list[str]:
     """The gain from reading the scoreboard, by the number of players."""
     ex, two, rule = s["three_players_exact"], s["two_players"], s["rule"]
@@ -388,7 +397,7 @@ def _gain_lines(s: dict) -> list[str]:
     for t in (ex, s.get("three_players_at_target")):
         if t and "gain" in t:
             g = t["gain"]
-            rows.append([3, f"{t['target']} (floor 0)", "the equilibrium's play", "exact",
+            rows.append([3, f"{t['target']} (floor 0)", "the equilibrium's play", _how(t),
                          " / ".join(f"{x['gain']:+.4f}" for x in g["seats"]),
                          f"{g['gain']:+.4f}"])
     for players, t in sorted(rule["at_table"].items()):
