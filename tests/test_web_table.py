@@ -338,6 +338,24 @@ def test_the_page_at_a_table_of_three_is_the_cli_answer(page, tmp_path):
 
 @pytest.mark.slow
 @needs_browser
+def test_the_page_says_when_the_table_is_not_settled(page, monkeypatch):
+    """A table whose settling did not converge (the one at 6000, floor 0, is such a table:
+    too slow to build here, so the small table's answers are marked so) is shown as its
+    best settling round's play with its regret, not as exact."""
+    from solver.sabords.game.table import positions
+
+    monkeypatch.setattr(positions, "settling", lambda solution: {"settled": False,
+                                                                 "regret": 6.2e-8})
+    table_position(page, [100, 200, 0], "gold", "CCDDMPSX")
+    cli_doc = check_against_cli(page, [100, 200, 0], "gold", "CCDDMPSX")
+    assert cli_doc["settled"] is False and cli_doc["exact"] is True
+    line = page.locator("#exactness")
+    assert line.get_attribute("data-settled") == "false"
+    assert "Not settled" in line.inner_text() and "6.2e-8" in line.inner_text()
+
+
+@pytest.mark.slow
+@needs_browser
 def test_the_page_at_a_table_of_four_is_the_cli_answer(page, tmp_path):
     # one other score at the target: by default, that player triggered the final round
     table_position(page, [100, 0, 200, 300], "none", "XXCCDMPS", trigger=4)
