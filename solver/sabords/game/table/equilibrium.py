@@ -97,7 +97,6 @@ class TableSolver:
         self.weights = tie_weights(tie, layout.players)  # the mover's payoff (table.payoff)
         self.lanes = layout.deck.lanes
         self._stage_succ: tuple[tuple[int, int], Successors] | None = None
-        self.order = layout.order
         self.distinct: dict[tuple[str, ...], int] = {}  # once-solved stages: distinct rows
         self.card_problems: dict[tuple[str, ...], int] = {}  # ... and cards' distinct problems
         self.turn_cost: dict[str, TurnCost] = {}  # per stage of the last solve (make bench)
@@ -240,8 +239,8 @@ class TableSolver:
         return mover_payoff(values, self.weights, succ, self.layout.players - 1)
 
     def _order(self, stage: Stage) -> np.ndarray:
-        """The sweeps' order (:attr:`Layout.order`) on a stage's states."""
-        return self.order[(self.order >= stage.start) & (self.order < stage.stop)]
+        """The sweeps' order on a stage's states (:meth:`Layout.stage_order`)."""
+        return self.layout.stage_order(stage)
 
     def _best(self, rows: np.ndarray, values: np.ndarray, succ: Successors, warm: WarmStarts,
               part: slice | np.ndarray, tol: float = 1e-14, guess: bool = False):

@@ -160,7 +160,7 @@ def seat_values(layout: Layout, stage_successors: Callable[[Stage], Successors],
             ext[lo:lo + len(part)] = np.where(part < states,
                                               part * n + nxt_seat[None, :, None],
                                               (n - 1) * states + part)
-        order = layout.order[(layout.order >= stage.start) & (layout.order < stage.stop)]
+        order = layout.stage_order(stage)
         ext_order = (order[:, None] * n + np.arange(n)[None, :]).ravel()
         evaluate(values, ext_order, Successors(ext.reshape(-1, ext.shape[2]),
                                                stage.start * n), dist)

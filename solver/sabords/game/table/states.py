@@ -209,6 +209,10 @@ class Layout:
             out.append(phase.start + np.argsort(-total, kind="stable"))
         return np.concatenate(out)
 
+    def stage_order(self, stage: Stage) -> np.ndarray:
+        """The sweeps' order (:attr:`order`) on a stage's states."""
+        return self.order[(self.order >= stage.start) & (self.order < stage.stop)]
+
     def successors(self, name: str, scores: np.ndarray, outcomes: tuple | None = None
                    ) -> np.ndarray:
         """``(states, outcomes)``: the row each outcome leads to from these states of phase
