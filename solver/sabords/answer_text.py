@@ -50,7 +50,7 @@ def headline_text(head: dict) -> None:
             enumerate(zip(head["seat_wins"], head["points_play"]["seat_wins"], strict=True))]
     first = "optimal play" if head["exact"] else f"rule {head['rule']}"
     click.echo(table(["seat", first, "points play"], rows, "lrr"), nl=False)
-    if head["exact"] and head["solve"]["converged"]:
+    if head["exact"] and head["settled"]:
         click.echo(f"exact: largest regret {head['regret']:.1e} over "
                    f"{head['solve']['states']:,} states")
     elif head["exact"]:

@@ -202,7 +202,7 @@ def headline(solution: TableSolution) -> dict:
         "variants": list(spec.rules.variants), "exact": True,
         "seat_wins": [float(v) for v in solution.seat_values()],
         "points_play": {"seat_wins": [float(v) for v in stats["points_play"]]},
-        "regret": stats["regret"],
+        **settling(solution),
         "solve": {"steps": stats["steps"], "converged": stats["converged"],
                   "cycling_states": len(stats["cycling"]),
                   "states": stats["states"], "lowest_score": spec.game.low},
