@@ -78,3 +78,17 @@ def test_table_commands_refuse_unread_readings():
     assert load_rules(["most-doubloons"]).key() == load_rules().key()
     with pytest.raises(InputError, match="no Gold Armada table reads"):
         Game.load(variants=("set-aside-locked",))
+
+
+def test_the_shipped_opening_report_lists_every_reading_of_the_rules_file():
+    """reports/armada/opening.md lists the readings as make solve writes them (every variant
+    of models/armada with its description): a reading added to the rules and not to the
+    shipped report means the report was not regenerated."""
+    from pathlib import Path
+
+    from solver.armada.rules import variant_names
+
+    text = (Path(__file__).resolve().parents[1] / "reports" / "armada" / "opening.md").read_text(
+        encoding="utf-8")
+    listed = [line for line in text.splitlines() if line.startswith("- `")]
+    assert listed == [f"- `{k}`: {v}" for k, v in variant_names().items()]
