@@ -45,6 +45,11 @@ def _opening_value(game: Game, objective: str) -> float:
     return float(table[skulls, game.code(levels)])
 
 
+def reading_lines() -> list[str]:
+    """The opening report's list of readings: every variant of the rules file, described."""
+    return [f"- `{k}`: {v}" for k, v in variant_names().items()]
+
+
 def opening_report(base: Game) -> tuple[dict, str]:
     rows, data, spread = [], {}, {}
     # the readings no table reads (who wins, the round played out, ...) are measured by the
@@ -90,7 +95,7 @@ def opening_report(base: Game) -> tuple[dict, str]:
         "",
         "Readings (default: the reading each rule point in `models/armada/editions.toml` names):",
         "",
-        *(f"- `{k}`: {v}" for k, v in variant_names().items()),
+        *reading_lines(),
         "",
         f"Stopping before the third roll: the largest difference between the solitaire tables "
         f"with and without it, over all {base.n_states} states, is {same!r} (keeping all five "
