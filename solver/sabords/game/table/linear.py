@@ -6,6 +6,20 @@ values of the rows its outcomes lead to
 gets column ``(j - 1) mod N`` of the next row. Gauss-Seidel sweeps in the layout's order
 converge because every way of playing ends the game with probability one
 (a turn can end on no points, but every turn has a chance to score).
+
+**Turns that change nothing.** The deck's ``swap`` outcome (no points, no loss, no win) leads
+from a state of normal play or the race to the same scores listed from the next player: the
+rotation of the state. A state's rotations form a cycle (``n`` states, fewer when the scores
+repeat a pattern), and plain Gauss-Seidel carries a value only one step round it per sweep.
+Given ``swap``, :func:`evaluate` solves each cycle exactly instead (the two-player sweeps solve the
+pair ``(a, b)``, ``(b, a)`` the same way, :mod:`solver.sabords.game.linear`): with ``c_k`` the
+rest of member ``k``'s update and ``p_k`` its chance of the swap outcome, ``v_k = c_k + p_k
+S v_{k+1}`` round a cycle of ``L`` members, ``S`` the shift of positions by one; unrolled,
+``v_0 = C + Q S^L v_0`` with ``Q`` the product of the ``p_k``, and since ``S^n`` is the
+identity, ``v_0 = sum_{i < n/L} Q^i S^{iL} C / (1 - Q^{n/L})``. The fixed point is the same;
+the sweeps are left with what flows through lower totals (the Island, a lost Sea Battle),
+which is most of them: measured on points play at 6000 (three players, scores floored at
+zero), normal play takes 45 sweeps to 1e-15 instead of 59, the race 56 instead of 73.
 """
 
 from __future__ import annotations
@@ -57,13 +71,136 @@ def sweep(values, order, succ, first, index, table):
 
 
 def evaluate(values: np.ndarray, order: np.ndarray, succ: np.ndarray | Successors,
-             dist: np.ndarray | Plays, tol: float = 1e-15, max_sweeps: int = 1_000_000) -> int:
+             dist: np.ndarray | Plays, tol: float = 1e-15, max_sweeps: int = 1_000_000,
+             swap: int | None = None) -> int:
     """Sweep ``values`` in place until no entry moves by more than ``tol`` (``succ``: the whole
     table's successors or those of the rows swept; ``dist``: a row per state, or
-    :class:`~solver.sabords.game.table.compact.Plays`); returns the sweeps made."""
+    :class:`~solver.sabords.game.table.compact.Plays`); returns the sweeps made. ``swap``:
+    the deck's outcome that changes nothing, whose cycles are then solved exactly (see the
+    module docstring; the same fixed point in fewer sweeps)."""
     index, table = _rows(dist)
     succ, first = _from(succ)
-    return _converge(lambda: sweep(values, order, succ, first, index, table), tol, max_sweeps)
+    if swap is None:
+        return _converge(lambda: sweep(values, order, succ, first, index, table), tol,
+                         max_sweeps)
+    members, ptr, cyclic = cycles(order, succ, first, swap, values.shape[1])
+    return _converge(lambda: sweep_cycles(values, members, ptr, cyclic, succ, first, index,
+                                          table, swap), tol, max_sweeps)
+
+
+def cycles(order: np.ndarray, succ: np.ndarray, first: int, swap: int, players: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of ``order`` grouped for :func:`sweep_cycles`: ``members[ptr[g]:ptr[g + 1]]``
+    is group ``g``, either one row (``cyclic[g]`` False) or a cycle of rows that the ``swap``
+    outcome leads round (each member's swap successor the next, the last's the first), every
+    member swept (in ``order``). A cycle stands where its first member met in ``order``
+    stands; a row whose swap successors leave the rows swept, or do not come back within
+    ``players`` steps, is a group of its own."""
+    order = np.asarray(order, dtype=np.int64)
+    span = len(succ)
+    swept = np.zeros(span, dtype=bool)
+    swept[order - first] = True
+    stay = np.full(span, -1, dtype=np.int64)
+    stay[order - first] = succ[order - first, swap].astype(np.int64) - first
+    stay[(stay < 0) | (stay >= span)] = -1
+    stay[stay >= 0] = np.where(swept[stay[stay >= 0]], stay[stay >= 0], -1)
+    at = order - first
+    length = np.zeros(len(order), dtype=np.int64)  # 0: not on a cycle
+    lowest = at.copy()  # the cycle's lowest row: its name
+    cur = at.copy()
+    for steps in range(1, players + 1):
+        cur = np.where(cur >= 0, stay[np.maximum(cur, 0)], -1)
+        back = (length == 0) & (cur == at)
+        length[back] = steps
+        open_ = (length == 0) & (cur >= 0)
+        lowest[open_] = np.minimum(lowest[open_], cur[open_])
+    on = length > 0
+    first_seen = np.zeros(len(order), dtype=bool)  # the first member of its cycle in order
+    _, where = np.unique(np.where(on, lowest, -1 - np.arange(len(order))), return_index=True)
+    first_seen[where] = True
+    starts = np.flatnonzero(first_seen)
+    sizes = np.where(on[starts], length[starts], 1)
+    ptr = np.zeros(len(starts) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=ptr[1:])
+    members = np.empty(ptr[-1], dtype=np.int64)
+    cur = at[starts]
+    for step in range(players):  # a cycle's members in the order the swap outcome leads
+        live = sizes > step
+        members[ptr[:-1][live] + step] = cur[live]
+        cur = np.where(live, stay[np.maximum(cur, 0)], cur)
+    return members + first, ptr, on[starts]
+
+
+@njit(cache=True)
+def sweep_cycles(values, members, ptr, cyclic, succ, first, index, table, swap):
+    """One block Gauss-Seidel sweep over the groups of :func:`cycles`: a lone row as
+    :func:`sweep`, a cycle solved exactly for the others' current values (the module
+    docstring). Returns the largest change."""
+    players = values.shape[1]
+    moved = 0.0
+    rest = np.empty((players, players))
+    chance = np.empty(players)
+    acc = np.empty(players)
+    term = np.empty(players)
+    new = np.empty(players)
+    for g in range(len(ptr) - 1):
+        lo, size = ptr[g], ptr[g + 1] - ptr[g]
+        on_cycle = cyclic[g]
+        for k in range(size):  # each member's update without the swap outcome (lone: all)
+            r = members[lo + k]
+            d = index[r]
+            rest[k, :] = 0.0
+            chance[k] = 0.0
+            for o in range(succ.shape[1]):
+                p = table[d, o]
+                if p == 0.0:
+                    continue
+                if on_cycle and o == swap:
+                    chance[k] = p
+                    continue
+                row = succ[r - first, o]
+                for j in range(players):
+                    rest[k, j] += p * values[row, (j + players - 1) % players]
+        if on_cycle:
+            # acc = c_0 + p_0 S c_1 + p_0 p_1 S^2 c_2 + ...: unrolled from the last member
+            acc[:] = rest[size - 1, :]
+            for k in range(size - 2, -1, -1):
+                for j in range(players):
+                    term[j] = acc[(j + players - 1) % players]
+                for j in range(players):
+                    acc[j] = rest[k, j] + chance[k] * term[j]
+            q = 1.0
+            for k in range(size):
+                q *= chance[k]
+            laps = players // size
+            new[:] = 0.0
+            for i in range(laps):  # v_0 = sum_i Q^i S^{iL} acc / (1 - Q^laps)
+                for j in range(players):
+                    new[j] += acc[(j - i * size + players * players) % players] * q ** i
+            for j in range(players):
+                new[j] /= 1.0 - q ** laps
+            acc[:] = new[:]  # v_0, kept: the next member's value as the members are filled
+            for k in range(size - 1, -1, -1):  # v_k = c_k + p_k S v_{k+1}, down to v_1
+                if k > 0:
+                    for j in range(players):
+                        term[j] = rest[k, j] + chance[k] * new[(j + players - 1) % players]
+                    new[:] = term[:]
+                else:
+                    term[:] = acc[:]
+                r = members[lo + k]
+                for j in range(players):
+                    change = abs(term[j] - values[r, j])
+                    if change > moved:
+                        moved = change
+                    values[r, j] = term[j]
+        else:
+            r = members[lo]
+            for j in range(players):
+                change = abs(rest[0, j] - values[r, j])
+                if change > moved:
+                    moved = change
+                values[r, j] = rest[0, j]
+    return moved
 
 
 def _converge(one_sweep: Callable[[], float], tol: float, max_sweeps: int) -> int:

@@ -110,10 +110,10 @@ def against_exact(solver, solution, table: GameTable) -> dict:
     seats = []
     for seat in range(n):
         plays = [mine if s == seat else solution.plays for s in range(n)]
-        value = seat_values(layout, solver.stage_successors, plays)[seat]
+        value = seat_values(layout, solver.stage_successors, plays, solution.values)[seat]
         seats.append({"seat": seat + 1, "rule": float(value), "exact": float(exact[seat]),
                       "cost": float(exact[seat] - value)})
-    everyone = seat_values(layout, solver.stage_successors, [mine] * n)
+    everyone = seat_values(layout, solver.stage_successors, [mine] * n, solution.values)
     return {"rule": RULE, "seats": seats, "everyone_rule": everyone.tolist()}
 
 
@@ -127,11 +127,11 @@ def exact_against_points(solver, solution) -> dict:
     layout = solver.layout
     n = layout.players
     points = points_play_outcomes(layout.spec.rules)
-    base = seat_values(layout, solver.stage_successors, [points] * n)
+    base = seat_values(layout, solver.stage_successors, [points] * n, solution.values)
     seats = []
     for seat in range(n):
         plays = [solution.plays if s == seat else points for s in range(n)]
-        value = seat_values(layout, solver.stage_successors, plays)[seat]
+        value = seat_values(layout, solver.stage_successors, plays, solution.values)[seat]
         seats.append({"seat": seat + 1, "exact": float(value), "points": float(base[seat]),
                       "gain": float(value - base[seat])})
     return {"seats": seats, "gain": float(np.mean([s["gain"] for s in seats]))}

@@ -124,7 +124,8 @@ def simulate(deck: DeckTurns, players: int, top: int, low: int, ends: EndRules,
 
 
 def seat_values(layout: Layout, stage_successors: Callable[[Stage], Successors],
-                seats: Sequence[np.ndarray | Plays]) -> np.ndarray:
+                seats: Sequence[np.ndarray | Plays], start: np.ndarray | None = None
+                ) -> np.ndarray:
     """Each seat's exact value from the opening when seat ``i`` plays the outcome
     distributions ``seats[i]`` (one row per state of ``layout``, one row for all, or
     :class:`~solver.sabords.game.table.compact.Plays`): the table's linear sweeps over states
@@ -134,7 +135,11 @@ def seat_values(layout: Layout, stage_successors: Callable[[Stage], Successors],
     seats are swept together, in the layout's order: a turn's successor, mostly of a higher
     total score, is then already swept whoever moves there. Each seat's play is kept as its
     distinct rows and an index per state, and one stage's successors at a time, so a table
-    of millions of states fits."""
+    of millions of states fits. The sweeps solve the cycles of turns that change nothing
+    exactly (:func:`~solver.sabords.game.table.linear.evaluate`'s ``swap``), and start from
+    ``start`` (a value vector per state row, listed from the mover: a solved table's, which
+    ways of playing close to it reach in fewer sweeps) where given, else from zero: the
+    fixed point is the same."""
     from solver.sabords.game.table.linear import Successors, evaluate  # numba: when valued
 
     n, states = layout.players, layout.states
@@ -150,6 +155,8 @@ def seat_values(layout: Layout, stage_successors: Callable[[Stage], Successors],
         ext_index[:, seat] = play.index + pools[id(play.pool)]
     dist = Plays(ext_index.ravel(), Pool.of(np.concatenate(rows)))
     values = np.zeros((n * states + (layout.rows - states), n))
+    if start is not None:  # a state's vector is the same whichever seat moves there
+        values[:n * states] = np.repeat(start[:states], n, axis=0)
     values[n * states:] = layout.results
     nxt_seat = (np.arange(n) + 1) % n
     for stage in layout.stages():
@@ -163,5 +170,5 @@ def seat_values(layout: Layout, stage_successors: Callable[[Stage], Successors],
         order = layout.stage_order(stage)
         ext_order = (order[:, None] * n + np.arange(n)[None, :]).ravel()
         evaluate(values, ext_order, Successors(ext.reshape(-1, ext.shape[2]),
-                                               stage.start * n), dist)
+                                               stage.start * n), dist, swap=layout.deck.swap)
     return values[layout.index(NORMAL, [0] * n) * n]  # seat 1 to move: positions are seats
