@@ -46,27 +46,49 @@ class Successors(NamedTuple):
 
 
 @njit(cache=True)
+def _gather(values, r, succ, first, index, table, skip, out):
+    """Row ``r``'s update into ``out``: ``sum_o dist[r, o] values[succ[r - first, o], (j - 1)
+    mod N]`` over the outcomes of nonzero probability but ``skip`` (-1: none); returns the
+    probability of ``skip``."""
+    players = values.shape[1]
+    out[:] = 0.0
+    skipped = 0.0
+    d = index[r]
+    for o in range(succ.shape[1]):
+        p = table[d, o]
+        if p == 0.0:
+            continue
+        if o == skip:
+            skipped = p
+            continue
+        row = succ[r - first, o]
+        for j in range(players):
+            out[j] += p * values[row, (j + players - 1) % players]
+    return skipped
+
+
+@njit(cache=True)
+def _put(values, r, new):
+    """Write ``new`` as row ``r``; the largest change."""
+    moved = 0.0
+    for j in range(values.shape[1]):
+        change = abs(new[j] - values[r, j])
+        if change > moved:
+            moved = change
+        values[r, j] = new[j]
+    return moved
+
+
+@njit(cache=True)
 def sweep(values, order, succ, first, index, table):
     """One Gauss-Seidel sweep over the state rows ``order``: ``values[r, j] = sum_o dist[r, o]
     values[succ[r - first, o], (j - 1) mod N]`` (outcomes of zero probability skipped),
     ``dist[r]`` the distribution ``table[index[r]]``. Returns the largest change."""
-    players = values.shape[1]
     moved = 0.0
-    new = np.empty(players)
+    new = np.empty(values.shape[1])
     for r in order:
-        new[:] = 0.0
-        d = index[r]
-        for o in range(succ.shape[1]):
-            p = table[d, o]
-            if p != 0.0:
-                row = succ[r - first, o]
-                for j in range(players):
-                    new[j] += p * values[row, (j + players - 1) % players]
-        for j in range(players):
-            change = abs(new[j] - values[r, j])
-            if change > moved:
-                moved = change
-            values[r, j] = new[j]
+        _gather(values, r, succ, first, index, table, -1, new)
+        moved = max(moved, _put(values, r, new))
     return moved
 
 
@@ -100,11 +122,12 @@ def cycles(order: np.ndarray, succ: np.ndarray, first: int, swap: int, players: 
     span = len(succ)
     swept = np.zeros(span, dtype=bool)
     swept[order - first] = True
-    stay = np.full(span, -1, dtype=np.int64)
-    stay[order - first] = succ[order - first, swap].astype(np.int64) - first
-    stay[(stay < 0) | (stay >= span)] = -1
-    stay[stay >= 0] = np.where(swept[stay[stay >= 0]], stay[stay >= 0], -1)
     at = order - first
+    nxt = succ[at, swap].astype(np.int64) - first
+    inside = (nxt >= 0) & (nxt < span)
+    inside[inside] = swept[nxt[inside]]
+    stay = np.full(span, -1, dtype=np.int64)  # each swept row's swap successor, if swept
+    stay[at] = np.where(inside, nxt, -1)
     length = np.zeros(len(order), dtype=np.int64)  # 0: not on a cycle
     lowest = at.copy()  # the cycle's lowest row: its name
     cur = at.copy()
@@ -138,69 +161,47 @@ def sweep_cycles(values, members, ptr, cyclic, succ, first, index, table, swap):
     docstring). Returns the largest change."""
     players = values.shape[1]
     moved = 0.0
-    rest = np.empty((players, players))
-    chance = np.empty(players)
+    rest = np.empty((players, players))  # c_k: member k's update without the swap outcome
+    chance = np.empty(players)  # p_k: member k's chance of the swap outcome
     acc = np.empty(players)
-    term = np.empty(players)
-    new = np.empty(players)
+    v = np.empty(players)
     for g in range(len(ptr) - 1):
         lo, size = ptr[g], ptr[g + 1] - ptr[g]
-        on_cycle = cyclic[g]
-        for k in range(size):  # each member's update without the swap outcome (lone: all)
-            r = members[lo + k]
-            d = index[r]
-            rest[k, :] = 0.0
-            chance[k] = 0.0
-            for o in range(succ.shape[1]):
-                p = table[d, o]
-                if p == 0.0:
-                    continue
-                if on_cycle and o == swap:
-                    chance[k] = p
-                    continue
-                row = succ[r - first, o]
-                for j in range(players):
-                    rest[k, j] += p * values[row, (j + players - 1) % players]
-        if on_cycle:
-            # acc = c_0 + p_0 S c_1 + p_0 p_1 S^2 c_2 + ...: unrolled from the last member
-            acc[:] = rest[size - 1, :]
-            for k in range(size - 2, -1, -1):
-                for j in range(players):
-                    term[j] = acc[(j + players - 1) % players]
-                for j in range(players):
-                    acc[j] = rest[k, j] + chance[k] * term[j]
-            q = 1.0
-            for k in range(size):
-                q *= chance[k]
-            laps = players // size
-            new[:] = 0.0
-            for i in range(laps):  # v_0 = sum_i Q^i S^{iL} acc / (1 - Q^laps)
-                for j in range(players):
-                    new[j] += acc[(j - i * size + players * players) % players] * q ** i
+        if not cyclic[g]:
+            _gather(values, members[lo], succ, first, index, table, -1, v)
+            moved = max(moved, _put(values, members[lo], v))
+            continue
+        for k in range(size):
+            chance[k] = _gather(values, members[lo + k], succ, first, index, table, swap,
+                                rest[k])
+        # acc = c_0 + p_0 S c_1 + p_0 p_1 S^2 c_2 + ...: unrolled from the last member
+        acc[:] = rest[size - 1]
+        for k in range(size - 2, -1, -1):
+            _shifted(acc, rest[k], chance[k], v)
+            acc[:] = v
+        q = 1.0
+        for k in range(size):
+            q *= chance[k]
+        laps = players // size
+        v[:] = 0.0
+        for i in range(laps):  # v_0 = sum_i Q^i S^{iL} acc / (1 - Q^laps)
             for j in range(players):
-                new[j] /= 1.0 - q ** laps
-            acc[:] = new[:]  # v_0, kept: the next member's value as the members are filled
-            for k in range(size - 1, -1, -1):  # v_k = c_k + p_k S v_{k+1}, down to v_1
-                if k > 0:
-                    for j in range(players):
-                        term[j] = rest[k, j] + chance[k] * new[(j + players - 1) % players]
-                    new[:] = term[:]
-                else:
-                    term[:] = acc[:]
-                r = members[lo + k]
-                for j in range(players):
-                    change = abs(term[j] - values[r, j])
-                    if change > moved:
-                        moved = change
-                    values[r, j] = term[j]
-        else:
-            r = members[lo]
-            for j in range(players):
-                change = abs(rest[0, j] - values[r, j])
-                if change > moved:
-                    moved = change
-                values[r, j] = rest[0, j]
+                v[j] += acc[(j - i * size + players * players) % players] * q ** i
+        v /= 1.0 - q ** laps
+        moved = max(moved, _put(values, members[lo], v))
+        for k in range(size - 1, 0, -1):  # v_k = c_k + p_k S v_{k+1}, v_size being v_0
+            _shifted(values[members[(lo + k + 1) if k + 1 < size else lo]], rest[k],
+                     chance[k], v)
+            moved = max(moved, _put(values, members[lo + k], v))
     return moved
+
+
+@njit(cache=True)
+def _shifted(x, c, p, out):
+    """``out = c + p S x``: position j reads position j - 1 of ``x``."""
+    players = len(x)
+    for j in range(players):
+        out[j] = c[j] + p * x[(j + players - 1) % players]
 
 
 def _converge(one_sweep: Callable[[], float], tol: float, max_sweeps: int) -> int:
