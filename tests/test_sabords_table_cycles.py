@@ -105,3 +105,13 @@ def test_seat_values_started_from_a_solved_table_are_those_from_zero() -> None:
         cold = seat_values(solver.layout, solver.stage_successors, seats)
         warm = seat_values(solver.layout, solver.stage_successors, seats, solution.values)
         assert warm == pytest.approx(cold, abs=1e-14)
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_seat_values_needs_one_play_per_seat(count) -> None:
+    from solver.sabords.game.table.simulate import seat_values
+
+    solver = _solver(3, 300)
+    points = points_play_outcomes(solver.layout.spec.rules)
+    with pytest.raises(ValueError, match=f"3 seats, {count} given"):
+        seat_values(solver.layout, solver.stage_successors, [points] * count)

@@ -143,6 +143,8 @@ def seat_values(layout: Layout, stage_successors: Callable[[Stage], Successors],
     from solver.sabords.game.table.linear import Successors, evaluate  # numba: when valued
 
     n, states = layout.players, layout.states
+    if len(seats) != n:  # (a shorter list would leave part of the sweeps' index unset)
+        raise ValueError(f"seat_values needs one play per seat: {n} seats, {len(seats)} given")
     plays = [seat if isinstance(seat, Plays) else Plays.of(seat, states) for seat in seats]
     pools: dict[int, int] = {}  # a pool shared by seats is kept once: its first row
     rows: list[np.ndarray] = []
