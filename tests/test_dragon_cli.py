@@ -67,24 +67,29 @@ def test_bad_input_is_one_line_and_status_2(capsys, args, message):
 @pytest.mark.parametrize("option, says", [
     ("--work-limit", "not proved optimal"),
     ("--work-budget", "not proved optimal; --work-budget 1e9 proves it"),
+    ("--deadline", "the deadline was reached: the best route found by then, not proved"),
 ])
 def test_a_cut_off_route_is_marked_not_proved(capsys, option, says):
-    """A cut-off (a model's work limit, or the whole query's budget) still prints the best
-    route found and says it is not proved optimal; the status line stays off stderr when
-    stderr is not a terminal."""
+    """A cut-off (a model's work limit, the whole query's budget, or its deadline: 0.01 s is
+    past before any round) still prints the best route found and says it is not proved
+    optimal; the status line stays off stderr when stderr is not a terminal."""
     hand = "swap-any,swap-adjacent,swap-adjacent,flight,forest,desert"
     cut = ("route", "--hunter", "red", "--hand", hand, option, "0.01")
     code, out, err = run(capsys, *cut, "--json")
     assert code == 0 and err == ""
-    assert json.loads(out)["optimal"] is False
+    doc = json.loads(out)
+    assert doc["optimal"] is False and doc["deadline_reached"] is (option == "--deadline")
     code, out, _ = run(capsys, *cut)
     assert code == 0 and says in out
 
 
 def test_a_budget_left_unspent_changes_nothing(capsys):
     outs = [run(capsys, "route", "--hunter", "red", "--hand", "forest,swap-adjacent",
-                "--json", *extra)[1] for extra in ((), ("--work-budget", "1e9"))]
-    assert outs[0] == outs[1] and json.loads(outs[0])["optimal"] is True
+                "--json", *extra)[1]
+            for extra in ((), ("--work-budget", "1e9"), ("--deadline", "0"))]
+    assert outs[0] == outs[1] == outs[2]
+    doc = json.loads(outs[0])
+    assert doc["optimal"] is True and doc["deadline_reached"] is False
 
 
 def test_bad_board_file_is_reported(capsys, tmp_path):

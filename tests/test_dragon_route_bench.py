@@ -63,3 +63,11 @@ def test_the_bench_counts_the_routes_a_spent_budget_leaves_unproved():
     assert [cp_route(q).work > 0.02 for q in hands] == [False, True]
     figures = timed(hands, "two hands within a small budget", budget=0.02)
     assert figures["proved"] == 1
+
+
+def test_the_bench_counts_the_routes_a_deadline_cuts_short():
+    """A deadline within the router's reserve is past once the swap-free model is solved: both
+    hands, which go on to rounds with swaps, reach it and are answered unproved."""
+    figures = timed(three_swap_queries(2), "two hands within a deadline past at once",
+                    deadline=1e-3)
+    assert figures["deadline_reached"] == 2 and figures["proved"] == 0

@@ -8,6 +8,8 @@ relaxation solved again with more swap cards required must bound as one built fo
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from solver.dragon.bench import three_swap_queries
@@ -82,3 +84,15 @@ def test_rounds_started_from_the_search_reach_the_whole_models_optimum():
     exact = CpRouter(q).solve()
     assert best.optimal and exact.optimal
     assert best.value == exact.value
+
+
+def test_a_deadline_cuts_the_just_in_time_search_to_a_real_route():
+    """Stopped by a deadline already past, the search answers from the states taken by then
+    (the start: the turn ended at once, the end's greedy swaps played), a real route marked
+    so; a deadline far off changes nothing."""
+    q = three_swap_queries(39)[38]
+    cut = primal_route(q, deadline=time.perf_counter() - 1.0)
+    assert cut.deadline_reached and replay(q, cut.plan) == (cut.value, cut.reachable)
+    whole, late = primal_route(q), primal_route(q, deadline=time.perf_counter() + 600.0)
+    assert not whole.deadline_reached and not late.deadline_reached
+    assert (late.value, late.plan) == (whole.value, whole.plan)

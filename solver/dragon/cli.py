@@ -12,7 +12,7 @@ import click
 from solver.cli_status import StatusLine
 from solver.dragon.board import Island, load_island
 from solver.dragon.position import Position, load_position
-from solver.dragon.route import WORK_BUDGET, WORK_LIMIT
+from solver.dragon.route import DEADLINE, WORK_BUDGET, WORK_LIMIT
 from solver.errors import InputError
 from solver.io import dumps_json, output_path, read_text, write_output
 
@@ -175,9 +175,14 @@ def layout(out_file, as_json) -> None:
               help="CP-SAT's deterministic work for the whole query (the web page's too). "
                    "When spent, the best route found is shown, marked as not proved optimal; "
                    "a large budget (1e9) proves every route, however long it takes.")
+@click.option("--deadline", type=click.FloatRange(min=0), callback=_finite, default=DEADLINE,
+              show_default=True, metavar="SECONDS",
+              help="Wall-clock seconds for the whole query (the web page's too); when reached, "
+                   "the best route found is shown, marked as not proved optimal. 0: none "
+                   "(the answer is then the same on every machine).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def route(hunter, hand, goal, board_file, position_file, variants, method, work_limit,
-          work_budget, as_json) -> None:
+          work_budget, deadline, as_json) -> None:
     """The cheapest legal turn to the goal, or the turn that ends closest to it.
 
     Cards: water, volcano, mountain, farmland, forest, desert; a double terrain card as
@@ -186,7 +191,8 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
 
     A hand of three swap cards may solve many models, and its rare worst case takes far
     longer than the rest (`make bench` measures both; a status line on stderr says which
-    model is being solved; --work-limit caps each, --work-budget the whole query).
+    model is being solved; --work-limit caps each, --work-budget the whole query and
+    --deadline its wall time).
 
     \b
     Example:
@@ -200,7 +206,7 @@ def route(hunter, hand, goal, board_file, position_file, variants, method, work_
     colour = _colour(island, hunter)
     q = RouteQuery(pos, colour, parse_hand(hand, island.model), goal, _variants(variants))
     with StatusLine() as status:
-        result = best_route(q, method, work_limit, status, work_budget)
+        result = best_route(q, method, work_limit, status, work_budget, deadline or None)
     if as_json:
         click.echo(dumps_json(route_document(q, result)), nl=False)
         return
@@ -221,7 +227,10 @@ def _route_text(island: Island, q: RouteQuery, result: RouteResult) -> str:
     else:
         lines.append(f"not reachable this turn; ends {result.remaining} terrain card(s) away "
                      f"after playing {result.cards_used}")
-    if not result.optimal:
+    if result.deadline_reached:
+        lines.append("(the deadline was reached: the best route found by then, not proved "
+                     "optimal; --deadline 0 --work-budget 1e9 proves it, however long it takes)")
+    elif not result.optimal:
         lines.append("(the solver's work budget or limit was reached: the best route found, "
                      "not proved optimal; --work-budget 1e9 proves it, however long it takes)")
     if not result.plan:

@@ -23,10 +23,11 @@ METHODS = ("auto", "cp-sat", "search")
 
 def best_route(q: RouteQuery, method: str = "auto", work_limit: float = WORK_LIMIT,
                progress: Callable[[str], None] | None = None,
-               budget: float | None = None) -> RouteResult:
+               budget: float | None = None, deadline: float | None = None) -> RouteResult:
     """The optimal turn by ``method``: ``search`` (the exhaustive search), ``cp-sat`` (the
     CP-SAT router, each model within ``work_limit`` and the whole query within ``budget``
-    if given (``route.WORK_BUDGET``), ``progress`` told which one is being solved), or ``auto``:
+    if given (``route.WORK_BUDGET``) and ``deadline`` seconds (``route.DEADLINE``), ``progress``
+    told which one is being solved), or ``auto``:
     the search when the hand holds no swap card, CP-SAT otherwise. A one-line InputError
     when CP-SAT finds no route within the work limit."""
     if method == "auto":
@@ -36,7 +37,8 @@ def best_route(q: RouteQuery, method: str = "auto", work_limit: float = WORK_LIM
     if method != "cp-sat":
         raise InputError(f"unknown route method {method!r}; use {', '.join(METHODS)}")
     try:
-        return cp_route(q, work_limit=work_limit, progress=progress, budget=budget)
+        return cp_route(q, work_limit=work_limit, progress=progress, budget=budget,
+                        deadline=deadline)
     except NotSolved:
         raise InputError(f"no route found within --work-limit {work_limit:g}; "
                          "raise it") from None

@@ -74,9 +74,11 @@ class TurnSearch(Turn):
 
     # -- the search ----------------------------------------------------------------------
     def solve(self, time_limit: float | None = None,
-              max_states: int | None = None) -> RouteResult:
+              max_states: int | None = None, deadline: float | None = None) -> RouteResult:
         """The optimal turn; with ``max_states``, the best turn among the first states taken
-        (``optimal`` False when the search stopped there)."""
+        (``optimal`` False when the search stopped there); with ``deadline`` (a
+        ``time.perf_counter()`` instant), likewise the best turn among the states taken by
+        then (``deadline_reached`` True when it stopped there)."""
         t0 = time.perf_counter()
         if self.q.position.hunters[self.me].at == self.treasure_field:
             return RouteResult(True, 0, 0, [], "search", time.perf_counter() - t0)
@@ -86,7 +88,7 @@ class TurnSearch(Turn):
         tick = itertools.count()
         heap = [(self.priority(start, 0), next(tick), 0, start)]
         best_end: tuple | None = None
-        taken, cut = 0, False
+        taken, cut, late = 0, False, False
         while heap:
             _, _, c, st = heapq.heappop(heap)
             if c > best[st]:
@@ -107,6 +109,9 @@ class TurnSearch(Turn):
                     best_end = (value, st)
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
                 raise TimeoutError("route search ran out of time")
+            if deadline is not None and time.perf_counter() >= deadline:
+                cut = late = True
+                break
             for move, nst, spent in self.successors(st):
                 nc = c + spent
                 if nc < best.get(nst, INF):
@@ -116,10 +121,11 @@ class TurnSearch(Turn):
         (rem, cards), st = best_end
         rem, cards = self.remaining(st), best[st]
         if rem >= INF:
-            return RouteResult(False, 0, None, [], "search", time.perf_counter() - t0)
+            return RouteResult(False, 0, None, [], "search", time.perf_counter() - t0,
+                               optimal=not cut, deadline_reached=late)
         plan = walk_back(parent, st)
         return RouteResult(rem == 0, cards, rem, plan, "search", time.perf_counter() - t0,
-                           optimal=not cut)
+                           optimal=not cut, deadline_reached=late)
 
 
 def walk_back(parent: dict[TurnState, tuple[TurnState, Move] | None],

@@ -151,7 +151,7 @@ def position(query: PositionQuery) -> Response:
 def route(query: RouteBody) -> Response:
     """``treasure dragon route --json`` for the position, hunter, hand and goal."""
     from solver.dragon.cards import parse_hand
-    from solver.dragon.route import WORK_BUDGET, RouteQuery, route_document
+    from solver.dragon.route import DEADLINE, WORK_BUDGET, RouteQuery, route_document
     from solver.dragon.route_method import best_route
     from solver.dragon.rules import load_readings
 
@@ -163,7 +163,8 @@ def route(query: RouteBody) -> Response:
     model = pos.island.model
     q = RouteQuery(pos, model.parse_colour(query.hunter), parse_hand(query.hand, model),
                    query.goal, load_readings(query.variants, model))
-    return json_response(route_document(q, best_route(q, "cp-sat", budget=WORK_BUDGET)))
+    return json_response(route_document(q, best_route(q, "cp-sat", budget=WORK_BUDGET,
+                                                           deadline=DEADLINE)))
 
 
 @router.post("/api/dragon/patrol")

@@ -30,6 +30,11 @@ class NotSolved(SolveError):
     """CP-SAT found no solution within the work limit."""
 
 
+class OutOfTime(Exception):
+    """The query's deadline passed before this model found a solution (``rounds.cp_route``:
+    the best real route found so far is the answer)."""
+
+
 class CpRouter:
     """Builds and solves the CP-SAT model of one route query: its facts (``facts``), and once
     solved its model (``model``), solution (``sol``), objective, proved lower ``bound`` and
@@ -53,7 +58,7 @@ class CpRouter:
               hint: CpRouter | None = None, lower: int | None = None,
               plan_hint: list[Move] | None = None, fix_plan: bool = False,
               warm: CpRouter | None = None, upper: int | None = None,
-              again: bool = False) -> RouteResult:
+              again: bool = False, deadline: float | None = None) -> RouteResult:
         """Solve to optimality. ``hint``: a solved router of a restriction of this model (fewer
         swap layers); its solution starts the search and its value bounds the objective.
 
@@ -64,7 +69,10 @@ class CpRouter:
         ``warm``: a solved router whose values (matched by name) start the search, no more.
         ``upper``: only routes of at most this value are wanted (none: infeasible).
         ``again``: solve the model built for an earlier call once more, with the constraints
-        added since (its bounds stay: they may only tighten); ``work`` adds up."""
+        added since (its bounds stay: they may only tighten); ``work`` adds up.
+        ``deadline``: a ``time.perf_counter()`` instant; CP-SAT stops there too (wall time,
+        so the cut-off depends on the machine and its load), and ``OutOfTime`` is raised when
+        no solution was found by then."""
         t0 = time.perf_counter()
         self.answer = None
         if self.facts.start == self.facts.treasure_field:
@@ -108,8 +116,16 @@ class CpRouter:
             # beats the best so far; the LP of swap layers is weak, so it costs more than it
             # prunes there: propagation and search alone
             solver.parameters.linearization_level = 0
+        if deadline is not None:
+            seconds = deadline - time.perf_counter()
+            if seconds <= 0:
+                raise OutOfTime
+            solver.parameters.max_time_in_seconds = seconds
         status = solver.Solve(r.m)
         self.work += solver.deterministic_time
+        if (deadline is not None and status == cp_model.UNKNOWN
+                and time.perf_counter() >= deadline):
+            raise OutOfTime
         if status == cp_model.INFEASIBLE:
             self.objective = self.bound = INF
             return RouteResult(False, 0, None, [], "cp-sat", time.perf_counter() - t0)

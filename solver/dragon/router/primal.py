@@ -152,11 +152,14 @@ class JustInTimeSearch(TurnSearch):
             self._offer = None
 
 
-def primal_route(q: RouteQuery, max_states: int = PRIMAL_STATES) -> RouteResult | None:
+def primal_route(q: RouteQuery, max_states: int = PRIMAL_STATES,
+                 deadline: float | None = None) -> RouteResult | None:
     """A good real route (swaps just in time, the end's swap cards greedily), checked by
-    replaying it through the rulebook; None when it reaches no end."""
+    replaying it through the rulebook; None when it reaches no end. ``deadline`` (a
+    ``time.perf_counter()`` instant) stops the search there too, the route then from the
+    states taken by then (``deadline_reached`` True; the end's greedy swaps still played)."""
     search = JustInTimeSearch(q)
-    found = search.solve(max_states=max_states)
+    found = search.solve(max_states=max_states, deadline=deadline)
     if found.remaining is None:
         return None
     plan = list(found.plan)
@@ -168,7 +171,8 @@ def primal_route(q: RouteQuery, max_states: int = PRIMAL_STATES) -> RouteResult 
     (rem, cards), reached = replay(q, plan)
     if rem >= INF:
         return None
-    return RouteResult(reached, cards, rem, plan, "cp-sat", found.seconds, optimal=False)
+    return RouteResult(reached, cards, rem, plan, "cp-sat", found.seconds, optimal=False,
+                       deadline_reached=found.deadline_reached)
 
 
 def _free_walk(search: JustInTimeSearch, st: TurnState) -> list[Move]:

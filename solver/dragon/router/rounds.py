@@ -11,7 +11,7 @@ from typing import Any
 from solver.dragon.move import Move
 from solver.dragon.route import INF, WORK_LIMIT, RouteQuery, RouteResult
 from solver.dragon.router.facts import Facts
-from solver.dragon.router.model import CpRouter, NotSolved
+from solver.dragon.router.model import CpRouter, NotSolved, OutOfTime
 from solver.dragon.router.primal import primal_route
 from solver.dragon.router.repair import repair
 
@@ -20,13 +20,16 @@ STRICT_WORK = 1.0  # the strict proposal is only a heuristic: a short search
 # shorter still on hands of PRIMAL_SWAPS or more swap cards, where the just-in-time search
 # proposes a route too and the travel count's relaxation is what proves it
 STRICT_WORK_PRIMAL = 0.2
+# seconds kept back from a query's deadline for what follows the last model: the just-in-time
+# search when it has not run yet (its first half; it stops there) and the answer
+DEADLINE_RESERVE = 0.2
 _STAGE_NAMES = {False: "relaxation bound", "strict": "strict proposal",
                 True: "relaxation naming the swapped tiles' sources (or their travel)"}
 
 
 def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
              progress: Callable[[str], None] | None = None,
-             budget: float | None = None) -> RouteResult:
+             budget: float | None = None, deadline: float | None = None) -> RouteResult:
     """The optimum by CP-SAT, solved in rounds k = 0, 1, ... swap layers, each closed by a
     relaxation bound (README.md in this folder explains the rounds, the relaxation and why it
     is a bound, once).
@@ -37,7 +40,12 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     says why): the swap-free model still has the whole work limit (the answer needs a
     route), the others share what is left, and once it is spent no further model is solved:
     the best real route found (the just-in-time search is asked for one if it was not yet)
-    is returned with ``optimal`` False. ``progress``, if
+    is returned with ``optimal`` False. ``deadline``, if given, is the same in seconds of wall
+    time from the call (``route.DEADLINE``: the answer's latency at the table, whatever the
+    machine and its load): no model but the swap-free one, and no just-in-time search, is
+    started or runs past it, and the answer is the best real route found by then, with
+    ``optimal`` False and
+    ``deadline_reached`` True. Only then does the answer depend on the machine. ``progress``, if
     given, is told which model is being solved (for a status line: a hand of three swap
     cards may solve many models; ``make bench`` measures how long).
     """
@@ -51,7 +59,9 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     solved = [prev]  # every router solved, for the work spent
     result = prev.solve(workers, work_limit)
     proved = result.optimal
-    limit = _Budget(solved, work_limit, budget).left  # the work each further model may take
+    stop = None if deadline is None else t0 + deadline - DEADLINE_RESERVE
+    limit = _Budget(solved, work_limit, budget, stop).left  # what each further model may take
+    out_of_time = False
     mixed = any(len(c.actions) > 1 and c.swaps(q.position.island.model)
                 for c in q.hand)
     named_bound = None  # the named relaxation's bound of the round before
@@ -75,8 +85,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 if stage == "strict":
                     strict, again = _stage_model(q, stage, k, built, solved)
                     cap = STRICT_WORK if most < PRIMAL_SWAPS else STRICT_WORK_PRIMAL
-                    strict_result = _attempt(strict, workers, limit(cap),
-                                             again=again)
+                    strict_result = _attempt(strict, workers, limit(cap), again=again,
+                                             deadline=stop)
                     proposal = None
                     if strict_result is not None and strict_result.remaining is not None:
                         proposal = _repaired(strict, strict_result)
@@ -85,12 +95,13 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                         # the plain relaxation and the proposal did not settle round 1: before the
                         # large relaxation, a real route to look below
                         started = True
-                        found = _started(q, prev, say)
+                        found = _started(q, prev, say, stop)
                         if found is not None:
                             result, prev = found
                             if lower >= prev.objective:
                                 done = True
                                 break
+                        _check(stop)
                     # The named relaxation is a restriction of the plain one: it starts from the
                     # plain route, cannot go below the plain bound, and looks only below the best
                     # real route so far (finding none proves that route optimal).
@@ -104,7 +115,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                         floor = max(lower or 0, named_bound)
                     relaxed_result = _attempt(relaxed, workers, limit(), lower=floor, warm=plain,
                                               upper=best.objective - 1 if stage else None,
-                                              again=again)
+                                              again=again, deadline=stop)
                     if relaxed_result is None:
                         continue
                     plain = relaxed
@@ -127,8 +138,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                             and (completed is None or completed[1].objective > lower)):
                         tried.add(key)  # (a proposal met again completes as it did before)
                         say(f"round {k} of {most}: completing a proposed route")
-                        completed = (_completed(q, k, plan, lower, workers, limit(), solved)
-                                     or completed)
+                        completed = (_completed(q, k, plan, lower, workers, limit(), solved,
+                                                stop) or completed)
                 if completed is not None and completed[1].objective == lower:
                     # a real route at the relaxation's bound is optimal over every route (fewer
                     # swaps cannot beat round k-1, more cannot beat the bound)
@@ -146,17 +157,18 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 plan = None  # the proposal is no better than the route in hand: start from that
             if most >= PRIMAL_SWAPS and not started:
                 started = True
-                found = _started(q, prev, say)
+                found = _started(q, prev, say, stop)
                 if found is not None:
                     (result, prev), plan = found, None
                     if lower is not None and prev.objective <= lower:
                         break  # a real route at the relaxation's bound is optimal
+                _check(stop)
             say(f"round {k} of {most}: every route with {k} swap(s) better than the best so far")
             router = CpRouter(q, swaps=k, exact_swaps=True)
             solved.append(router)
             try:
                 found = router.solve(workers, limit(), lower=lower, plan_hint=plan,
-                                     upper=prev.objective - 1)
+                                     upper=prev.objective - 1, deadline=stop)
             except NotSolved:  # none found within the work limit: the best so far, unproved
                 proved = False
                 break
@@ -164,35 +176,46 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 continue  # no route with k swaps beats the best with fewer: that one stands
             proved = proved and found.optimal
             result, prev = found, router
-    except _Spent:  # the budget is spent: the best real route found, unproved
+    except (_Spent, OutOfTime) as spent:  # the best real route found, unproved
         proved = False
+        out_of_time = isinstance(spent, OutOfTime) or spent.out_of_time
         if completed is not None and completed[1].objective < prev.objective:
             result, prev = completed
-        if not started:  # (no CP-SAT work: a fixed number of states)
-            found = _started(q, prev, say)
+        if not started:  # (no CP-SAT work: a fixed number of states, or till the deadline)
+            found = _started(q, prev, say,
+                             None if stop is None else stop + DEADLINE_RESERVE / 2)
             if found is not None:
                 result, prev = found
     result.optimal = proved
+    result.deadline_reached = out_of_time
     result.seconds = time.perf_counter() - t0
     result.work = sum(r.work for r in solved)
     return result
 
 
 class _Spent(Exception):
-    """The query's work budget is spent: no further model is solved."""
+    """The query's work budget is spent, or its deadline has passed (``out_of_time``): no
+    further model is solved."""
+
+    def __init__(self, out_of_time: bool = False) -> None:
+        super().__init__()
+        self.out_of_time = out_of_time
 
 
 class _Budget:
     """The work each model may take: the work limit per model (or a smaller cap of its
     own), and within ``total`` (if given) what the query's models (``solved``) have not
-    spent yet."""
+    spent yet; none once the ``stop`` instant (``time.perf_counter()``, if given) has
+    passed."""
 
-    def __init__(self, solved: list[CpRouter], per_model: float, total: float | None) -> None:
-        self.solved, self.per_model, self.total = solved, per_model, total
+    def __init__(self, solved: list[CpRouter], per_model: float, total: float | None,
+                 stop: float | None = None) -> None:
+        self.solved, self.per_model, self.total, self.stop = solved, per_model, total, stop
 
     def left(self, cap: float | None = None) -> float:
         """The work the next model may take: ``cap``, else the work limit, within what is
         left of the budget; raises ``_Spent`` when nothing is left."""
+        _check(self.stop)
         limit = self.per_model if cap is None else cap
         if self.total is None:
             return limit
@@ -202,12 +225,20 @@ class _Budget:
         return min(limit, rest)
 
 
-def _started(q: RouteQuery, prev: CpRouter,
-             say: Callable[[str], None]) -> tuple[RouteResult, _Incumbent] | None:
-    """The just-in-time search's route (``primal``) and its weight, when it beats ``prev``:
-    a real route, the bar for every round (as a completed proposal is); else None."""
+def _check(stop: float | None) -> None:
+    """Raise ``_Spent`` once the ``stop`` instant (if any) has passed: the just-in-time search
+    may have been cut there."""
+    if stop is not None and time.perf_counter() >= stop:
+        raise _Spent(out_of_time=True)
+
+
+def _started(q: RouteQuery, prev: CpRouter, say: Callable[[str], None],
+             deadline: float | None = None) -> tuple[RouteResult, _Incumbent] | None:
+    """The just-in-time search's route (``primal``, stopped at ``deadline`` if given) and its
+    weight, when it beats ``prev``: a real route, the bar for every round (as a completed
+    proposal is); else None."""
     say("a route with swaps played just in time")
-    found = primal_route(q)
+    found = primal_route(q, deadline=deadline)
     if found is None or _Incumbent(q, found).objective >= prev.objective:
         return None
     return found, _Incumbent(q, found)
@@ -224,13 +255,14 @@ class _Incumbent:
 
 
 def _completed(q: RouteQuery, k: int, plan: list[Move], lower: int, workers: int,
-               work_limit: float, solved: list[CpRouter]) -> tuple[RouteResult, CpRouter] | None:
+               work_limit: float, solved: list[CpRouter],
+               deadline: float | None = None) -> tuple[RouteResult, CpRouter] | None:
     """The proposed route's moves and plays, completed by CP-SAT (payments, end): the best
     such route of value at least ``lower``, or None. The model is added to ``solved``."""
     fixed = CpRouter(q, swaps=max(k, sum(e.action == "swap" for e in plan)))
     solved.append(fixed)
     fixed_result = _attempt(fixed, workers, work_limit, lower=lower, plan_hint=plan,
-                            fix_plan=True)
+                            fix_plan=True, deadline=deadline)
     if fixed_result is not None and fixed_result.optimal and fixed_result.remaining is not None:
         return fixed_result, fixed
     return None

@@ -299,7 +299,8 @@ function drawAnswer(answer, hand) {
               "data-reachable": String(answer.reachable), "data-cards-used": answer.cards_used,
               "data-remaining": answer.remaining ?? "none" }, verdictText(answer)),
     el("p", { id: "optimal", "data-optimal": String(answer.optimal) },
-      answer.optimal ? t("dragon.optimal") : t("dragon.not-optimal")),
+      answer.optimal ? t("dragon.optimal")
+        : t(answer.deadline_reached ? "dragon.not-optimal-deadline" : "dragon.not-optimal")),
     el("p", { id: "cards-used", "data-cards": used.join(",") },
       el("b", {}, t("dragon.played")), " ",
       used.length ? used.map(cardLabel).join(", ") : t("dragon.none")),
