@@ -52,6 +52,7 @@ class CpRouter:
         self.objective: int | None = None
         self.bound: int | None = None
         self.work = 0.0
+        self.timed_out = False  # a solve stopped at its deadline, unfinished
         self.answer: RouteResult | None = None  # the last solve's, for ``unchanged``
 
     def solve(self, workers: int = 1, work_limit: float = WORK_LIMIT,
@@ -123,9 +124,11 @@ class CpRouter:
             solver.parameters.max_time_in_seconds = seconds
         status = solver.Solve(r.m)
         self.work += solver.deterministic_time
-        if (deadline is not None and status == cp_model.UNKNOWN
+        if (deadline is not None and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
                 and time.perf_counter() >= deadline):
-            raise OutOfTime
+            self.timed_out = True
+            if status == cp_model.UNKNOWN:
+                raise OutOfTime
         if status == cp_model.INFEASIBLE:
             self.objective = self.bound = INF
             return RouteResult(False, 0, None, [], "cp-sat", time.perf_counter() - t0)

@@ -44,10 +44,9 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     time from the call (``route.DEADLINE``: the answer's latency at the table, whatever the
     machine and its load): no model but the swap-free one, and no just-in-time search, is
     started or runs past it, and the answer is the best real route found by then, with
-    ``optimal`` False and
-    ``deadline_reached`` True. Only then does the answer depend on the machine. ``progress``, if
-    given, is told which model is being solved (for a status line: a hand of three swap
-    cards may solve many models; ``make bench`` measures how long).
+    ``optimal`` False and ``deadline_reached`` True. Only then does the answer depend on the
+    machine. ``progress``, if given, is told which model is being solved (for a status line:
+    a hand of three swap cards may solve many models; ``make bench`` measures how long).
     """
     t0 = time.perf_counter()
     say = progress or (lambda _text: None)
@@ -187,7 +186,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
             if found is not None:
                 result, prev = found
     result.optimal = proved
-    result.deadline_reached = out_of_time
+    # (a model cut at the deadline whose bound still proved the route cost the answer nothing)
+    result.deadline_reached = not proved and (out_of_time or any(r.timed_out for r in solved))
     result.seconds = time.perf_counter() - t0
     result.work = sum(r.work for r in solved)
     return result
