@@ -9,6 +9,7 @@ thing. The route is :func:`solver.dragon.route.route_document`, the very documen
 
 from __future__ import annotations
 
+import time
 import tomllib
 from functools import cache
 
@@ -149,7 +150,9 @@ def position(query: PositionQuery) -> Response:
 
 @router.post("/api/dragon/route")
 def route(query: RouteBody) -> Response:
-    """``treasure dragon route --json`` for the position, hunter, hand and goal."""
+    """``treasure dragon route --json`` for the position, hunter, hand and goal, within the
+    deadline counted from this call (reading the position and the hand counts too)."""
+    arrived = time.perf_counter()
     from solver.dragon.cards import parse_hand
     from solver.dragon.route import DEADLINE, WORK_BUDGET, RouteQuery, route_document
     from solver.dragon.route_method import best_route
@@ -163,8 +166,17 @@ def route(query: RouteBody) -> Response:
     model = pos.island.model
     q = RouteQuery(pos, model.parse_colour(query.hunter), parse_hand(query.hand, model),
                    query.goal, load_readings(query.variants, model))
-    return json_response(route_document(q, best_route(q, "cp-sat", budget=WORK_BUDGET,
-                                                           deadline=DEADLINE)))
+    left = max(DEADLINE - (time.perf_counter() - arrived), 1e-3)  # (the body read and checked)
+    result = best_route(q, "cp-sat", budget=WORK_BUDGET, deadline=left)
+    return json_response(route_document(q, result))
+
+
+def warm_up() -> None:
+    """Import what a route query needs (CP-SAT, the router: about half a second), so the
+    server's first route answers as fast as the next (``treasure serve`` calls it before it
+    listens)."""
+    from solver.dragon.route_method import best_route  # noqa: F401
+    from solver.dragon.router.rounds import cp_route  # noqa: F401
 
 
 @router.post("/api/dragon/patrol")

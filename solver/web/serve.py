@@ -117,7 +117,9 @@ def serve(host: str, port: int) -> None:
     import uvicorn
 
     from solver.web.app import create_app
+    from solver.web.dragon import warm_up
 
+    warm_up()
     for line in address_lines(host, port):
         click.echo(line)
     config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning")
