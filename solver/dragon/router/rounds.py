@@ -60,7 +60,7 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
     proved = result.optimal
     stop = None if deadline is None else t0 + deadline - DEADLINE_RESERVE
     limit = _Budget(solved, work_limit, budget, stop).left  # what each further model may take
-    out_of_time = False
+    out_of_time = False  # a _Spent or OutOfTime past the stop: the deadline, not the budget
     mixed = any(len(c.actions) > 1 and c.swaps(q.position.island.model)
                 for c in q.hand)
     named_bound = None  # the named relaxation's bound of the round before
@@ -175,9 +175,9 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
                 continue  # no route with k swaps beats the best with fewer: that one stands
             proved = proved and found.optimal
             result, prev = found, router
-    except (_Spent, OutOfTime) as spent:  # the best real route found, unproved
+    except (_Spent, OutOfTime):  # the best real route found, unproved
         proved = False
-        out_of_time = isinstance(spent, OutOfTime) or spent.out_of_time
+        out_of_time = stop is not None and time.perf_counter() >= stop
         if completed is not None and completed[1].objective < prev.objective:
             result, prev = completed
         if not started:  # (no CP-SAT work: a fixed number of states, or till the deadline)
@@ -194,12 +194,8 @@ def cp_route(q: RouteQuery, workers: int = 1, work_limit: float = WORK_LIMIT,
 
 
 class _Spent(Exception):
-    """The query's work budget is spent, or its deadline has passed (``out_of_time``): no
-    further model is solved."""
-
-    def __init__(self, out_of_time: bool = False) -> None:
-        super().__init__()
-        self.out_of_time = out_of_time
+    """The query's work budget is spent, or its deadline has passed: no further model is
+    solved."""
 
 
 class _Budget:
@@ -229,7 +225,7 @@ def _check(stop: float | None) -> None:
     """Raise ``_Spent`` once the ``stop`` instant (if any) has passed: the just-in-time search
     may have been cut there."""
     if stop is not None and time.perf_counter() >= stop:
-        raise _Spent(out_of_time=True)
+        raise _Spent
 
 
 def _started(q: RouteQuery, prev: CpRouter, say: Callable[[str], None],
