@@ -177,13 +177,14 @@ def whole_table() -> None:
         print(f"`treasure sabords hold --scores 200,100,0`, warm cache: "
               f"{median_and_worst(walls)}  goal < 0.5 s")
     at_target()
-    for rules, low in ((load_rules(), -2000), (load_rules(), -9500)):
-        layout = Layout(TableSpec.of(rules, 3, 6000, low))
+    costs = turn_floor()
+    for low in (-2000, -6000, -9500):
+        layout = Layout(TableSpec.of(load_rules(), 3, 6000, low))
         stages = layout.stages()
         again = sum(s.stop - s.start for s in stages if s.repeats)
         print(f"the three-player table at 6000 with scores down to {low}: {layout.states:,} "
               f"states, {again:,} of them solved again at every policy-iteration step (not "
-              "solved yet)")
+              f"solved yet){floor_text(stages, costs)}")
 
 
 def at_target() -> None:
@@ -199,8 +200,69 @@ def at_target() -> None:
     if path is None or not path.exists():
         print(f"{name}: not in the cache (`make solve` builds it)")
         return
-    stats = load_table(spec).stats
+    table = load_table(spec)
+    stats = table.stats
     print(f"{name}, as `make solve` built it (from the cache): {stats['seconds'] / 60:.0f} min "
           f"wall, {stats['states']:,} states, steps {stats['stage_steps']}, "
           f"{len(stats['cycling'])} cycling, {stats['settle_rounds']} settling rounds, "
           f"{len(stats['mixed'])} mixed, regret {stats['regret']:.1e}")
+    sizes = {s.names[0]: s.stop - s.start for s in table.layout.stages() if s.repeats}
+    print("  turns solved in its repeating stages: " + "; ".join(
+        f"{stage} {sum(counts):,} ({sum(counts) / sizes[stage]:.1f} a state)"
+        for stage, counts in sorted(stats["turns_solved"].items())))
+
+
+FLOOR_SAMPLE = 2048  # states a stage of the cached table whose turns are timed
+
+
+def turn_floor() -> list[tuple[str, float, float]] | None:
+    """Per stage of the cached table at 6000 (scores floored at zero), timed on a seeded sample
+    of its states: CPU seconds a state for every card's turn solved cold (what the regret
+    certificate does), and solved again from that very policy (the engine's cheapest solve: one
+    Bellman update confirms it). None when the table is not in the cache."""
+    import numpy as np
+
+    from solver.sabords.game.table.equilibrium import TableSolver
+    from solver.sabords.game.table.positions import load_table, table_path
+    from solver.sabords.game.table.report import at_target_spec
+
+    spec = at_target_spec()
+    path = table_path(spec)
+    if path is None or not path.exists():
+        return None
+    solution = load_table(spec)
+    solver = TableSolver(spec)
+    lanes, movers = solver.lanes, solver.layout.players - 1
+    rng = np.random.default_rng(2026)
+    lanes.solve(solution.values[solver.successors(np.arange(8)), movers], np.arange(8),
+                lanes.storage(8), 1e-14)  # compiled before the clock starts
+    costs = []
+    for stage in solver.layout.stages():
+        rows = np.sort(rng.choice(np.arange(stage.start, stage.stop), FLOOR_SAMPLE, False))
+        pay = solution.values[solver.successors(rows), movers]
+        store = lanes.storage(len(rows))
+        seconds = []
+        for _ in range(2):  # cold, then from the policy just found
+            start = time.process_time()
+            lanes.solve(pay, np.arange(len(rows)), store, 1e-14)
+            seconds.append((time.process_time() - start) / len(rows))
+        costs.append(("/".join(stage.names), *seconds))
+    print("every card's turn at one state of the table at 6000, floor 0 (CPU ms, a sample of "
+          f"{FLOOR_SAMPLE:,} states a stage): " + "; ".join(
+              f"{name} {1e3 * cold:.2f} cold, {1e3 * warm:.2f} from its own policy"
+              for name, cold, warm in costs))
+    return costs
+
+
+def floor_text(stages, costs) -> str:
+    """What solving the turns of every state of the repeating stages once would cost, at the
+    per-state costs measured by :func:`turn_floor` (its stages in the same order). A solve of
+    the table does it at every policy-iteration step, and solves the other stages besides
+    (once each distinct payoff row): a floor, not an estimate."""
+    if costs is None or [s.names for s in stages] != [tuple(c[0].split("/")) for c in costs]:
+        return ""
+    again = [(s.stop - s.start) * s.repeats for s in stages]
+    cold = sum(n * c[1] for n, c in zip(again, costs, strict=True))
+    warm = sum(n * c[2] for n, c in zip(again, costs, strict=True))
+    return (f"; their turns solved once: {cold / 120:.0f} min on 2 cores cold, "
+            f"{warm / 120:.0f} min each from its own policy (a perfect guess)")
