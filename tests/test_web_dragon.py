@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from solver.cli import cli
+from solver.dragon import route
 from solver.dragon.board import default_island
 from solver.dragon.position import position_from_data, position_toml
 from solver.dragon.svg import draw_board
@@ -164,6 +165,7 @@ def test_the_options_name_the_cards_as_printed(client):
     assert names["water+volcano"] == "Wasser+Vulkan"
     assert len(opts["hunters"]) == 6 and opts["hand_size"] == 6
     assert opts["opening"]["hunters"]["red"] == {"at": "boat"}
+    assert opts["route_deadline"] == route.DEADLINE
 
 
 # -- in the browser --------------------------------------------------------------------------
@@ -305,6 +307,25 @@ def test_the_screenshots_position_gets_the_cli_route(base_url, phone):
     patrol = json.loads(cli_out("dragon", "patrol", "--position", str(DRAGON_EXAMPLE),
                                 "--hunter", "green", "--json"))
     assert phone.get_attribute("#patrol-advice", "data-to") == patrol["to"]
+
+
+@pytest.mark.slow
+@browser_only
+def test_a_route_cut_by_its_deadline_names_the_servers_deadline(base_url, phone, monkeypatch):
+    """The page's line for a route cut by its deadline says the server's deadline (the
+    options carry route.DEADLINE), not a number written into the strings: cut to 1 ms, the
+    shipped example's route reaches it on the page as on the command line."""
+    from tests.web_browser import DRAGON_EXAMPLE, DRAGON_HAND, dragon_position
+
+    monkeypatch.setattr(route, "DEADLINE", 0.001)
+    open_page(phone, f"{base_url}/dragon.html")
+    dragon_position(phone, DRAGON_EXAMPLE.read_text(encoding="utf-8"), "green", DRAGON_HAND)
+    doc = json.loads(cli_out("dragon", "route", "--position", str(DRAGON_EXAMPLE), "--hunter",
+                             "green", "--hand", ",".join(DRAGON_HAND), "--deadline", "0.001",
+                             "--json"))
+    assert doc["deadline_reached"] and not doc["optimal"]
+    assert phone.get_attribute("#optimal", "data-optimal") == "false"
+    assert "the answer's deadline of 0.001 seconds was reached" in phone.inner_text("#optimal")
 
 
 # -- in French and German --------------------------------------------------------------------

@@ -116,7 +116,11 @@ def dragon_options() -> dict:
 
 @router.get("/api/dragon/options")
 def options() -> dict:
-    return dragon_options()
+    """:func:`dragon_options` and a route query's deadline in seconds (the page's wait and
+    answer lines say it)."""
+    from solver.dragon.route import DEADLINE
+
+    return {**dragon_options(), "route_deadline": DEADLINE}
 
 
 @router.post("/api/dragon/board")

@@ -89,6 +89,13 @@ const terrainName = (terrain) => named("dragon", "terrains", terrain);
 const place = (name) => (name && isBoat(name)
   ? t("dragon.place.boat", { hunter: colourName(name.slice(5)) }) : name);
 
+// a route query's deadline, as the server gives it (the wait and answer lines say it), in
+// the fewest decimals that show it, up to three
+function deadline() {
+  const seconds = state.opts.route_deadline;
+  const digits = [0, 1, 2].find((d) => Number(seconds.toFixed(d)) === seconds) ?? 3;
+  return { seconds: number(seconds, digits) };
+}
 const cardInfo = (name) => state.opts.cards.find((c) => c.name === name);
 
 /** A card's name in the page's language ("flight", "vol téméraire"; "water+volcano"); none
@@ -215,7 +222,8 @@ async function ask() {
   const body = { position: state.position, hunter: state.mover, hand: [...state.hand],
                  variants: settings.variants };
   const swaps = state.hand.filter((n) => n.split("+").some((a) => a.startsWith("swap-"))).length;
-  status.working(swaps >= 3 ? t("dragon.working.swaps") : t("status.working"));
+  status.working(swaps >= 3 ? t("dragon.working.swaps", deadline())
+                           : t("status.working"));
   try {
     await runRoute(async (signal) => {
       const answer = await post("/api/dragon/route", body, signal);
@@ -300,7 +308,8 @@ function drawAnswer(answer, hand) {
               "data-remaining": answer.remaining ?? "none" }, verdictText(answer)),
     el("p", { id: "optimal", "data-optimal": String(answer.optimal) },
       answer.optimal ? t("dragon.optimal")
-        : t(answer.deadline_reached ? "dragon.not-optimal-deadline" : "dragon.not-optimal")),
+        : t(answer.deadline_reached ? "dragon.not-optimal-deadline" : "dragon.not-optimal",
+          deadline())),
     el("p", { id: "cards-used", "data-cards": used.join(",") },
       el("b", {}, t("dragon.played")), " ",
       used.length ? used.map(cardLabel).join(", ") : t("dragon.none")),
