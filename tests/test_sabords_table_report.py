@@ -10,8 +10,14 @@ import pytest
 
 from solver.sabords.game.solved import load_game, with_play
 from solver.sabords.game.table.proof import check_proof
-from solver.sabords.game.table.report import table_section, write_table_report
-from solver.sabords.game.table.states import TableSpec
+from solver.sabords.game.table.report import (
+    LOWEST,
+    SPREAD_FROM,
+    lowest_projection,
+    table_section,
+    write_table_report,
+)
+from solver.sabords.game.table.states import Layout, TableSpec
 from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 
@@ -63,7 +69,10 @@ def test_the_spread_of_equilibria_is_reported(written) -> None:
     """The exact table and every trade-off row carry their spread: six runs, each certified,
     and the section's table lists them."""
     root, summary = written
-    rows = [summary["three_players_exact"]] + summary["lowest_score"]
+    deep = [r for r in summary["lowest_score"] if r["lowest_score"] < SPREAD_FROM]
+    assert deep and not any("spread" in r for r in deep)  # too slow to solve six more times
+    rows = [summary["three_players_exact"]] + [r for r in summary["lowest_score"]
+                                               if r["lowest_score"] >= SPREAD_FROM]
     for row in rows:
         spread = row["spread"]
         assert len(spread["runs"]) == 6 and spread["regret"] < 1e-9
@@ -175,7 +184,7 @@ def test_the_lowest_score_tradeoff(written) -> None:
     """The trade-off rows: a lower lowest score is hit less often, on a larger table."""
     root, summary = written
     rows = summary["lowest_score"]
-    assert [r["lowest_score"] for r in rows] == [-100, -200, -300]
+    assert [r["lowest_score"] for r in rows] == list(LOWEST)
     assert all(a["from_zero"] > b["from_zero"] and a["states"] < b["states"]
                for a, b in zip(rows, rows[1:], strict=False))
     assert all(sum(r["seat_wins"]) == pytest.approx(1, abs=1e-12) for r in rows)
@@ -203,3 +212,32 @@ def test_the_table_at_the_target_is_measured_exactly(written) -> None:
     text = (root / "section.md").read_text(encoding="utf-8")
     assert "### Three players at 700, scores floored at zero (exact)" in text
     assert f"{versus[0]['cost']:.6f} |" in text and "700 (floor 0)" in text
+
+
+def test_the_projection_of_the_lowest_score_follows_the_last_two_rows() -> None:
+    """The bound's fall from the last row but one to the last, kept up (a factor of 10 a
+    1000 points here), reaches 1e-6 where the straight line through its logarithm does; no
+    projection once a row is below 1e-6 or the bound does not fall."""
+    rows = [{"lowest_score": -1000, "from_zero": 1e-2}, {"lowest_score": -2000,
+                                                        "from_zero": 1e-3}]
+    small = TableSpec.of(RULES, 3, 500)
+    p = lowest_projection(rows, small)
+    assert p["factor_per_1000"] == pytest.approx(10) and p["lowest_score"] == -5000
+    deep = TableSpec.of(load_rules().with_dice(3), 3, 500, -5000)
+    assert p["states"] == Layout(deep).states > Layout(TableSpec.of(RULES, 3, 500)).states
+    assert lowest_projection([rows[0], {"lowest_score": -2000, "from_zero": 1e-7}], small) is None
+    assert lowest_projection([rows[1], {"lowest_score": -3000, "from_zero": 1e-3}], small) is None
+
+
+def test_the_tradeoff_section_says_where_its_fall_would_reach_the_goal(written) -> None:
+    """No row reaches 1e-6 here (three dice, target 500, down to -2000): the summary carries
+    the projection of the last two rows' fall and the section says it."""
+    root, summary = written
+    rows = summary["lowest_score"]
+    assert min(r["from_zero"] for r in rows) > 1e-6
+    p = summary["lowest_score_projection"]
+    assert p == lowest_projection(rows, TableSpec.of(RULES, 3, 500))
+    assert p["lowest_score"] < rows[-1]["lowest_score"] and p["factor_per_1000"] > 1
+    text = (root / "section.md").read_text(encoding="utf-8")
+    assert (f"near a lowest score of {p['lowest_score']}, a table of {p['states']:,} states"
+            in " ".join(text.split()))

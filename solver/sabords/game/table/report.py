@@ -17,6 +17,7 @@ re-verifies its regret.
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -40,11 +41,14 @@ from solver.sabords.game.table.spread import table_spread
 from solver.sabords.game.table.states import NORMAL, Layout, TableSpec
 from solver.sabords.game.two_player import GameSpec, GameTable
 from solver.sabords.rules import load_rules
+from solver.sabords.turn.lanes import UNIT
 from solver.text import markdown_lines
 
 SMALL_TARGET, SMALL_VARIANTS = 300, ("score-floor-zero",)  # pure (make bench: its states)
 RULE_GAMES, RULE_SEED = 120_000, 2026  # standard error below 0.002 a seat and a gain
-LOWEST = (-100, -200, -300)  # the lowest scores of the trade-off, at the small target, no floor
+LOWEST = (-100, -200, -300, -1000, -2000)  # of the trade-off, at the small target, no floor
+SPREAD_FROM = -300  # trade-off rows this deep or less solved again for their spread (a
+# deeper table's six more solves would add a quarter of an hour to `make solve`)
 # the three-player table at the game's target measured exactly too, once its solve is short
 # enough for `make solve` (at 6000, floor 0: 2,682,960 states; the default reading, scores
 # below zero, has 24.3 million, beyond a solve on request); its settling does not converge yet
@@ -115,6 +119,7 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
         "three_player_readings": readings,
         "departures": departs,
         "lowest_score": lowest,
+        "lowest_score_projection": lowest_projection(lowest, small),
         "play_on": disputes,
         "verifier_readings": {PLAY_ON: _play_on_entry(disputes["3"])},
         "rule": {"name": RULE, "title": RULE_TITLE, "against_exact": versus,
@@ -147,7 +152,8 @@ def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
     """The three-player table at the small target with scores allowed below zero, kept down to
     each of ``lows``: the bound on the chance that the lowest score matters
     (:func:`~solver.sabords.game.table.bounds.hit_probability`) and the solve's size (its time is
-    ``make bench``'s: a report stays byte-identical)."""
+    ``make bench``'s: a report stays byte-identical); down to :data:`SPREAD_FROM`, the spread of
+    its equilibria too."""
     from solver.sabords.game.table.bounds import hit_probability
 
     rules = load_rules(tuple(v for v in small.rules.variants if v != "score-floor-zero"))
@@ -159,12 +165,13 @@ def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
         solver = TableSolver(spec)
         solved = solver.solve()
         bound = hit_probability(solved, solver)
-        two = with_play(load_game(GameSpec(spec.rules, spec.game.target, spec.game.low)))
         rows.append({"lowest_score": low, "states": solved.stats["states"],
                      "steps": solved.stats["steps"], "regret": solved.stats["regret"],
                      "from_zero": bound["from_zero"], "opening": bound["opening"],
-                     "mixed": solved.stats["mixed"], "seat_wins": solved.seat_values().tolist(),
-                     "spread": table_spread(spec, two, given=solved, progress=True)})
+                     "mixed": solved.stats["mixed"], "seat_wins": solved.seat_values().tolist()})
+        if low >= SPREAD_FROM:
+            two = with_play(load_game(GameSpec(spec.rules, spec.game.target, spec.game.low)))
+            rows[-1]["spread"] = table_spread(spec, two, given=solved, progress=True)
     return rows
 
 
@@ -504,7 +511,28 @@ def _lowest_lines(s: dict, target: int) -> list[str]:
                   "below zero the three-player game is not solved exactly by any of these "
                   "tables; the exact three-player table above is the `score-floor-zero` "
                   "reading's, whose lowest score is the rules' own."]
+    p = s.get("lowest_score_projection")
+    if p:
+        lines[-1] += (f" From {p['from']} to {p['to']} the bound falls by a factor of "
+                      f"{p['factor_per_1000']:.1f} a 1000 points; at that rate it would reach "
+                      f"1e-6 near a lowest score of {p['lowest_score']}, a table of "
+                      f"{p['states']:,} states.")
     return lines
+
+
+def lowest_projection(rows: list[dict], small: TableSpec) -> dict | None:
+    """Where the last two trade-off rows' fall of the bound, kept up, would reach 1e-6 (a
+    straight line through the bound's logarithm: an estimate, not a bound), and the size of the
+    small target's table down to there; None when a row is below 1e-6 already."""
+    (low_a, a), (low_b, b) = ((r["lowest_score"], r["from_zero"]) for r in rows[-2:])
+    if not 1e-6 < b < a:
+        return None
+    per_unit = (math.log(a) - math.log(b)) / ((low_a - low_b) // UNIT)  # a 100 points
+    low = low_b - UNIT * math.ceil((math.log(b) - math.log(1e-6)) / per_unit - 1e-9)
+    rules = load_rules(tuple(v for v in small.rules.variants if v != "score-floor-zero"))
+    spec = TableSpec.of(rules.with_dice(small.rules.dice), small.players, small.game.target, low)
+    return {"from": low_a, "to": low_b, "factor_per_1000": math.exp(10 * per_unit),
+            "lowest_score": low, "states": Layout(spec).states}
 
 
 def _mixed(mixed: list[dict]) -> str:
