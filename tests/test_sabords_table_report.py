@@ -22,6 +22,9 @@ from solver.sabords.game.two_player import GameSpec
 from solver.sabords.rules import load_rules
 
 RULES = load_rules(("score-floor-zero",)).with_dice(3)
+# the trade-off's lowest scores here: the shipped ones down to -2000 (deeper, the tables at
+# three dice grow to a million states), the last two too deep for the spread
+LOWS = tuple(low for low in LOWEST if low >= -2000)
 # every test reads one report written end to end (a solve and 2,000 simulated games)
 pytestmark = pytest.mark.slow
 
@@ -31,7 +34,7 @@ def written(tmp_path_factory):
     root = tmp_path_factory.mktemp("table")
     headline = with_play(load_game(GameSpec(RULES, 500)))
     summary = write_table_report(root, root, headline, TableSpec.of(RULES, 3, 500), games=2000,
-                                 at_target=TableSpec.of(RULES, 3, 700))
+                                 at_target=TableSpec.of(RULES, 3, 700), lows=LOWS)
     (root / "section.md").write_text(table_section(summary), encoding="utf-8")
     return root, summary
 
@@ -184,7 +187,7 @@ def test_the_lowest_score_tradeoff(written) -> None:
     """The trade-off rows: a lower lowest score is hit less often, on a larger table."""
     root, summary = written
     rows = summary["lowest_score"]
-    assert [r["lowest_score"] for r in rows] == list(LOWEST)
+    assert [r["lowest_score"] for r in rows] == list(LOWS)
     assert all(a["from_zero"] > b["from_zero"] and a["states"] < b["states"]
                for a, b in zip(rows, rows[1:], strict=False))
     assert all(sum(r["seat_wins"]) == pytest.approx(1, abs=1e-12) for r in rows)

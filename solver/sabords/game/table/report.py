@@ -72,12 +72,14 @@ def at_target_spec() -> TableSpec:
 
 def write_table_report(out: Path, proofs: Path, headline: GameTable,
                        small: TableSpec | None = None, games: int = RULE_GAMES,
-                       at_target: TableSpec | None = None) -> dict:
+                       at_target: TableSpec | None = None,
+                       lows: tuple[int, ...] = LOWEST) -> dict:
     """Solve and write everything; ``headline``: the two-player table at the headline's
     target, with its play; ``small``: the three-player table solved exactly (default
     :func:`small_spec`; the tests pass a smaller one); ``games`` per simulated line;
     ``at_target``: a larger three-player table measured exactly too (:func:`at_target_spec`:
-    ``make solve`` passes it, about an hour; :func:`measure_exactly`). Writes
+    ``make solve`` passes it, about an hour; :func:`measure_exactly`); ``lows``: the lowest
+    scores of the trade-off (:func:`lowest_score_tradeoff`). Writes
     ``table.json``, ``table-slice.png`` and the proof; returns the summary (``table.json``'s
     content, which :func:`table_section` turns into the report's section)."""
     small = small_spec() if small is None else small
@@ -96,7 +98,7 @@ def write_table_report(out: Path, proofs: Path, headline: GameTable,
         _log(f"the rule at {players} players, target {headline.spec.target}")
         tables[str(players)] = at_table(headline, players, games, RULE_SEED + players)
     readings = three_player_readings(small, solution)
-    lowest = lowest_score_tradeoff(small)
+    lowest = lowest_score_tradeoff(small, lows)
     _log("where three-player play departs from points play and the rule")
     departs = departures(solution, two)
     disputes = {}
