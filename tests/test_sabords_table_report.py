@@ -13,6 +13,7 @@ from solver.sabords.game.table.proof import check_proof
 from solver.sabords.game.table.report import (
     LOWEST,
     SPREAD_FROM,
+    _lowest_lines,
     lowest_projection,
     table_section,
     write_table_report,
@@ -244,3 +245,19 @@ def test_the_tradeoff_section_says_where_its_fall_would_reach_the_goal(written) 
     text = (root / "section.md").read_text(encoding="utf-8")
     assert (f"near a lowest score of {p['lowest_score']}, a table of {p['states']:,} states"
             in " ".join(text.split()))
+
+
+def test_the_tradeoff_names_its_first_row_below_the_goal() -> None:
+    """A row whose bound is below 1e-6 is named, with its regret when it did not settle."""
+    row = {"states": 10, "steps": 2, "seat_wins": [0.5, 0.3, 0.2], "mixed": []}
+    rows = [{**row, "lowest_score": -1000, "from_zero": 1e-3, "regret": 1e-15},
+            {**row, "lowest_score": -2000, "from_zero": 7e-7, "regret": 2e-8},
+            {**row, "lowest_score": -3000, "from_zero": 1e-8, "regret": 1e-15}]
+    text = " ".join("\n".join(_lowest_lines({"lowest_score": rows}, 300)).split())
+    assert ("The first lowest score whose bound is below 1e-6 (the goal of issue 35) is -2000: "
+            "from every position with all scores at least 0, that table's values are within "
+            "7.0e-07 of its play's in the game with scores unbounded below; its play is not "
+            "settled (best responses cycle), an equilibrium to a regret of 2.0e-08.") in text
+    assert "No row's bound" not in text
+    settled = _lowest_lines({"lowest_score": [rows[0], rows[2]]}, 300)
+    assert "is -3000: " in " ".join(settled) and "not settled" not in " ".join(settled)
