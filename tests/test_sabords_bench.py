@@ -11,7 +11,8 @@ def stages(normal: int, final: int) -> list[Stage]:
 
 
 def test_the_floor_counts_the_repeating_stages_once_at_their_own_costs() -> None:
-    costs = [("race", 0.003, 0.0006), ("final-1", 1.0, 1.0), ("normal", 0.0012, 0.0003)]
+    costs = [(("race",), 0.003, 0.0006), (("final-1",), 1.0, 1.0),
+             (("normal",), 0.0012, 0.0003)]
     # 120,000 states each: race 360 s cold, normal 144 s; 72 s and 36 s warm; 2 cores
     text = floor_text(stages(120_000, 10**9), costs)
     assert text == ("; their turns solved once: 4 min on 2 cores cold, 1 min each from its own "
@@ -20,5 +21,5 @@ def test_the_floor_counts_the_repeating_stages_once_at_their_own_costs() -> None
 
 def test_no_floor_without_costs_or_for_stages_that_do_not_match() -> None:
     assert floor_text(stages(10, 10), None) == ""
-    costs = [("race", 1.0, 1.0), ("normal", 1.0, 1.0)]
+    costs = [(("race",), 1.0, 1.0), (("normal",), 1.0, 1.0)]
     assert floor_text(stages(10, 10), costs) == ""

@@ -176,8 +176,8 @@ def whole_table() -> None:
         walls = wall_times(hold, env, 7)
         print(f"`treasure sabords hold --scores 200,100,0`, warm cache: "
               f"{median_and_worst(walls)}  goal < 0.5 s")
-    at_target()
-    costs = turn_floor()
+    table = at_target()
+    costs = None if table is None else turn_floor(table)
     for low in (-2000, -6000, -9500):
         layout = Layout(TableSpec.of(load_rules(), 3, 6000, low))
         stages = layout.stages()
@@ -187,10 +187,10 @@ def whole_table() -> None:
               f"solved yet){floor_text(stages, costs)}")
 
 
-def at_target() -> None:
+def at_target():
     """The three-player table at 6000 with scores floored at zero: its solve's own figures
     (wall time, steps, settling, regret) from the cache, where ``make solve`` left it (an
-    hour's solve: not solved here again)."""
+    hour's solve: not solved here again). Returns the table (None when not in the cache)."""
     from solver.sabords.game.table.positions import load_table, table_path
     from solver.sabords.game.table.report import at_target_spec
 
@@ -199,7 +199,7 @@ def at_target() -> None:
     name = f"the three-player table at {spec.game.target} with scores floored at zero"
     if path is None or not path.exists():
         print(f"{name}: not in the cache (`make solve` builds it)")
-        return
+        return None
     table = load_table(spec)
     stats = table.stats
     print(f"{name}, as `make solve` built it (from the cache): {stats['seconds'] / 60:.0f} min "
@@ -210,28 +210,22 @@ def at_target() -> None:
     print("  turns solved in its repeating stages: " + "; ".join(
         f"{stage} {sum(counts):,} ({sum(counts) / sizes[stage]:.1f} a state)"
         for stage, counts in sorted(stats["turns_solved"].items())))
+    return table
 
 
 FLOOR_SAMPLE = 2048  # states a stage of the cached table whose turns are timed
 
 
-def turn_floor() -> list[tuple[str, float, float]] | None:
-    """Per stage of the cached table at 6000 (scores floored at zero), timed on a seeded sample
-    of its states: CPU seconds a state for every card's turn solved cold (what the regret
-    certificate does), and solved again from that very policy (the engine's cheapest solve: one
-    Bellman update confirms it). None when the table is not in the cache."""
+def turn_floor(solution) -> list[tuple[tuple[str, ...], float, float]]:
+    """Per stage of ``solution`` (:func:`at_target`'s table), timed on a seeded sample of its
+    states: the stage's phases and the CPU seconds a state for every card's turn solved cold
+    (what the regret certificate does), and solved again from that very policy (the engine's
+    cheapest solve: one Bellman update confirms it)."""
     import numpy as np
 
     from solver.sabords.game.table.equilibrium import TableSolver
-    from solver.sabords.game.table.positions import load_table, table_path
-    from solver.sabords.game.table.report import at_target_spec
 
-    spec = at_target_spec()
-    path = table_path(spec)
-    if path is None or not path.exists():
-        return None
-    solution = load_table(spec)
-    solver = TableSolver(spec)
+    solver = TableSolver(solution.spec)
     lanes, movers = solver.lanes, solver.layout.players - 1
     rng = np.random.default_rng(2026)
     lanes.solve(solution.values[solver.successors(np.arange(8)), movers], np.arange(8),
@@ -246,11 +240,11 @@ def turn_floor() -> list[tuple[str, float, float]] | None:
             start = time.process_time()
             lanes.solve(pay, np.arange(len(rows)), store, 1e-14)
             seconds.append((time.process_time() - start) / len(rows))
-        costs.append(("/".join(stage.names), *seconds))
+        costs.append((stage.names, *seconds))
     print("every card's turn at one state of the table at 6000, floor 0 (CPU ms, a sample of "
           f"{FLOOR_SAMPLE:,} states a stage): " + "; ".join(
-              f"{name} {1e3 * cold:.2f} cold, {1e3 * warm:.2f} from its own policy"
-              for name, cold, warm in costs))
+              f"{'/'.join(names)} {1e3 * cold:.2f} cold, {1e3 * warm:.2f} from its own policy"
+              for names, cold, warm in costs))
     return costs
 
 
@@ -259,7 +253,7 @@ def floor_text(stages, costs) -> str:
     per-state costs measured by :func:`turn_floor` (its stages in the same order). A solve of
     the table does it at every policy-iteration step, and solves the other stages besides
     (once each distinct payoff row): a floor, not an estimate."""
-    if costs is None or [s.names for s in stages] != [tuple(c[0].split("/")) for c in costs]:
+    if costs is None or [s.names for s in stages] != [c[0] for c in costs]:
         return ""
     again = [(s.stop - s.start) * s.repeats for s in stages]
     cold = sum(n * c[1] for n, c in zip(again, costs, strict=True))
