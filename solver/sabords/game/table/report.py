@@ -150,6 +150,12 @@ def measure_exactly(spec: TableSpec) -> dict:
             "rule_against_exact": against_exact(solver, solution, two)}
 
 
+def tradeoff_spec(small: TableSpec, low: int) -> TableSpec:
+    """The small table with scores allowed below zero, kept down to ``low`` (a trade-off row)."""
+    rules = load_rules(tuple(v for v in small.rules.variants if v != "score-floor-zero"))
+    return TableSpec.of(rules.with_dice(small.rules.dice), small.players, small.game.target, low)
+
+
 def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
     """The three-player table at the small target with scores allowed below zero, kept down to
     each of ``lows``: the bound on the chance that the lowest score matters
@@ -158,12 +164,10 @@ def lowest_score_tradeoff(small: TableSpec, lows=LOWEST) -> list[dict]:
     its equilibria too."""
     from solver.sabords.game.table.bounds import hit_probability
 
-    rules = load_rules(tuple(v for v in small.rules.variants if v != "score-floor-zero"))
     rows = []
     for low in lows:
         _log(f"three players, target {small.game.target}, lowest score {low}")
-        spec = TableSpec.of(rules.with_dice(small.rules.dice), small.players,
-                            small.game.target, low)
+        spec = tradeoff_spec(small, low)
         solver = TableSolver(spec)
         solved = solver.solve()
         bound = hit_probability(solved, solver)
@@ -513,6 +517,12 @@ def _lowest_lines(s: dict, target: int) -> list[str]:
                   "below zero the three-player game is not solved exactly by any of these "
                   "tables; the exact three-player table above is the `score-floor-zero` "
                   "reading's, whose lowest score is the rules' own."]
+        p = s.get("lowest_score_projection")
+        if p:
+            lines[-1] += (f" From {p['from']} to {p['to']} the bound falls by a factor of "
+                          f"{p['factor_per_1000']:.1f} a 1000 points; at that rate it would "
+                          f"reach 1e-6 near a lowest score of {p['lowest_score']}, a table of "
+                          f"{p['states']:,} states.")
     reached = [r for r in rows if r["from_zero"] < 1e-6]
     if reached:
         r = reached[0]
@@ -522,12 +532,6 @@ def _lowest_lines(s: dict, target: int) -> list[str]:
                   "with scores unbounded below" + (
                       f"; its play is not settled (best responses cycle), an equilibrium to a "
                       f"regret of {r['regret']:.1e}." if r["regret"] > 1e-12 else ".")]
-    p = s.get("lowest_score_projection")
-    if p:
-        lines[-1] += (f" From {p['from']} to {p['to']} the bound falls by a factor of "
-                      f"{p['factor_per_1000']:.1f} a 1000 points; at that rate it would reach "
-                      f"1e-6 near a lowest score of {p['lowest_score']}, a table of "
-                      f"{p['states']:,} states.")
     return lines
 
 
@@ -540,10 +544,8 @@ def lowest_projection(rows: list[dict], small: TableSpec) -> dict | None:
         return None
     per_unit = (math.log(a) - math.log(b)) / ((low_a - low_b) // UNIT)  # a 100 points
     low = low_b - UNIT * math.ceil((math.log(b) - math.log(1e-6)) / per_unit - 1e-9)
-    rules = load_rules(tuple(v for v in small.rules.variants if v != "score-floor-zero"))
-    spec = TableSpec.of(rules.with_dice(small.rules.dice), small.players, small.game.target, low)
     return {"from": low_a, "to": low_b, "factor_per_1000": math.exp(10 * per_unit),
-            "lowest_score": low, "states": Layout(spec).states}
+            "lowest_score": low, "states": Layout(tradeoff_spec(small, low)).states}
 
 
 def _mixed(mixed: list[dict]) -> str:
